@@ -1,0 +1,55 @@
+"""In-memory fakes of the interfaces toolgen defines (not of AWS): used where a test is about our logic."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from toolgen.errors import ConflictError, NotFoundError
+
+
+class FakeTable:
+    """ItemTable in a dict, with the same conditional semantics as DynamoTable."""
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def put(self, item: dict[str, Any], *, if_absent: bool = False) -> None:
+        key = (item["pk"], item["sk"])
+        if if_absent and key in self.items:
+            raise ConflictError("exists")
+        self.items[key] = copy.deepcopy({k: v for k, v in item.items() if v is not None})
+
+    def get(self, pk: str, sk: str) -> dict[str, Any] | None:
+        found = self.items.get((pk, sk))
+        return copy.deepcopy(found) if found else None
+
+    def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]:
+        keys = sorted(k for k in self.items if k[0] == pk and k[1].startswith(sk_prefix))
+        if newest_first:
+            keys.reverse()
+        return [copy.deepcopy(self.items[k]) for k in keys]
+
+    def update(
+        self, pk: str, sk: str, values: dict[str, Any], *, expect: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        item = self.items.get((pk, sk))
+        if item is None or any(item.get(k) != v for k, v in (expect or {}).items()):
+            if expect:
+                raise ConflictError("changed")
+            raise NotFoundError("missing")
+        for k, v in values.items():
+            if v is None:
+                item.pop(k, None)
+            else:
+                item[k] = copy.deepcopy(v)
+        return copy.deepcopy(item)
+
+    def delete(self, pk: str, sk: str) -> bool:
+        return self.items.pop((pk, sk), None) is not None
+
+    def delete_prefix(self, pk: str, sk_prefix: str = "") -> int:
+        keys = [k for k in self.items if k[0] == pk and k[1].startswith(sk_prefix)]
+        for k in keys:
+            del self.items[k]
+        return len(keys)

@@ -1,0 +1,194 @@
+"""Typed records that cross a boundary: HTTP bodies, the jobs queue message, and the items of the table.
+
+Everything past the edge of a handler is one of these, never a raw dict (STYLE.md habit 5).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+JobStatus = Literal["queued", "running", "succeeded", "failed", "needs_clarification"]
+StageStatus = Literal["pending", "running", "succeeded", "failed", "skipped"]
+STAGES = ("classify", "recall", "plan", "specify", "deploy", "render", "probe")
+MAX_PROMPT = 2000
+MAX_MEMORY_TEXT = 1000
+
+
+class Body(BaseModel):
+    """A request body: unknown fields are refused rather than ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewToolRequest(Body):
+    prompt: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_PROMPT)] = Field(
+        description="What the tool should do, in English or Chinese"
+    )
+
+
+class NewMemoryRequest(Body):
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MEMORY_TEXT)] = Field(
+        description="A fact or preference to remember"
+    )
+
+
+class Intent(BaseModel):
+    archetype: str | None
+    confidence: float = Field(ge=0, le=1)
+    slots: dict[str, Any] = Field(default_factory=dict)
+    needs_external_api: bool = False
+    lang: Literal["en", "zh"] = "en"
+    candidates: list[str] = Field(default_factory=list)
+
+
+class JobMessage(BaseModel):
+    """The jobs queue's message body."""
+
+    job_id: str
+    user: str
+    prompt: str
+
+
+class Stage(BaseModel):
+    name: str
+    status: StageStatus = "pending"
+    ms: float | None = None
+    detail: str | None = None
+
+
+class Job(BaseModel):
+    job_id: str
+    user: str
+    prompt: str
+    status: JobStatus = "queued"
+    stages: list[Stage] = Field(default_factory=lambda: [Stage(name=n) for n in STAGES])
+    tool_id: str | None = None
+    tool_url: str | None = None
+    ui_path: str | None = None
+    error: str | None = None
+    question: str | None = None
+    created_at: float = Field(default_factory=time.time)
+    updated_at: float = Field(default_factory=time.time)
+
+    def stage(self, name: str) -> Stage:
+        """The named stage (KeyError if unknown)."""
+        for s in self.stages:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+
+class Memory(BaseModel):
+    memory_id: str
+    user: str
+    text: str
+    kind: Literal["preference", "fact", "habit", "event"] = "fact"
+    key: str | None = None
+    value: str | None = None
+    created_at: float = Field(default_factory=time.time)
+    last_used_at: float | None = None
+    uses: int = 0
+    turns: int = 0
+    interventions_tried: int = 0
+    interventions_succeeded: int = 0
+    verification: Literal["unverified", "verified", "invalid"] = "unverified"
+    verified_at: float | None = None
+    tools: list[str] = Field(default_factory=list)
+
+
+class RecalledMemory(BaseModel):
+    memory_id: str
+    text: str
+    key: str | None = None
+    value: str | None = None
+    score: float
+
+
+class ToolRecord(BaseModel):
+    tool_id: str
+    user: str
+    title: str
+    archetype: str
+    prompt: str
+    function_name: str
+    tool_url: str
+    ui_path: str
+    program: dict[str, Any]
+    openapi: dict[str, Any]
+    memories: list[RecalledMemory] = Field(default_factory=list)
+    job_id: str | None = None
+    created_at: float = Field(default_factory=time.time)
+
+
+# --- responses -------------------------------------------------------------------------------------------------
+
+
+class Accepted(BaseModel):
+    job_id: str
+    status_url: str
+
+
+class StageView(BaseModel):
+    name: str
+    status: StageStatus
+    ms: float | None = None
+
+
+class JobView(BaseModel):
+    job_id: str
+    status: JobStatus
+    prompt: str
+    stages: list[StageView]
+    tool_id: str | None = None
+    tool_url: str | None = None
+    ui_url: str | None = None
+    error: str | None = None
+    question: str | None = None
+
+
+class ToolSummary(BaseModel):
+    tool_id: str
+    title: str
+    archetype: str
+    tool_url: str
+    ui_url: str
+    created_at: float
+
+
+class ToolDetail(ToolSummary):
+    prompt: str
+    program: dict[str, Any]
+    openapi: dict[str, Any]
+    memories: list[RecalledMemory]
+
+
+class ToolList(BaseModel):
+    tools: list[ToolSummary]
+
+
+class MemoryView(BaseModel):
+    memory_id: str
+    text: str
+    kind: str
+    key: str | None = None
+    value: str | None = None
+    created_at: float
+    verification: str
+
+
+class MemoryList(BaseModel):
+    memories: list[MemoryView]
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    details: dict[str, Any] | list[Any] | None = None

@@ -1,0 +1,179 @@
+"""The single DynamoDB table, behind a small typed interface.
+
+Key design (DESIGN.md section 5): ``pk``/``sk`` strings.
+- ``USER#<user>`` partitions hold a person's jobs (``JOB#``), tools (``TOOL#``) and memories (``MEM#``);
+- ``TOOL#<tool_id>#<user>`` partitions hold a tool's rows, so a tool's role can be limited to the ``TOOL#``
+  prefix with a ``dynamodb:LeadingKeys`` condition and never reach platform items.
+The low-level client is used (thread-safe, unlike a resource); numbers cross as Decimal inside this module only.
+"""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+from typing import Any, Protocol
+
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.exceptions import ClientError
+
+from toolgen import aws
+from toolgen.errors import AWSError, ConflictError, NotFoundError
+
+_ser = TypeSerializer()
+_deser = TypeDeserializer()
+
+
+def user_pk(user: str) -> str:
+    return f"USER#{user}"
+
+
+def rows_pk(tool_id: str, user: str) -> str:
+    return f"TOOL#{tool_id}#{user}"
+
+
+class ItemTable(Protocol):
+    """What the platform needs from its table."""
+
+    def put(self, item: dict[str, Any], *, if_absent: bool = False) -> None: ...
+    def get(self, pk: str, sk: str) -> dict[str, Any] | None: ...
+    def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]: ...
+    def update(
+        self, pk: str, sk: str, values: dict[str, Any], *, expect: dict[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+    def delete(self, pk: str, sk: str) -> bool: ...
+    def delete_prefix(self, pk: str, sk_prefix: str = "") -> int: ...
+
+
+def to_dynamo(value: Any) -> Any:
+    """Plain JSON values to what TypeSerializer accepts (floats become Decimals)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, dict):
+        return {k: to_dynamo(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_dynamo(v) for v in value]
+    return value
+
+
+def from_dynamo(value: Any) -> Any:
+    """TypeDeserializer output back to plain JSON values (Decimals become int or float)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dict):
+        return {k: from_dynamo(v) for k, v in value.items()}
+    if isinstance(value, list | set):
+        return [from_dynamo(v) for v in value]
+    return value
+
+
+class DynamoTable:
+    """ItemTable on a DynamoDB table, through the shared client factory (or an injected client)."""
+
+    def __init__(self, table_name: str, client: Any | None = None) -> None:
+        self.name = table_name
+        self._client = client
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = aws.client("dynamodb")
+        return self._client
+
+    @staticmethod
+    def _encode(item: dict[str, Any]) -> dict[str, Any]:
+        return {k: _ser.serialize(to_dynamo(v)) for k, v in item.items() if v is not None}
+
+    @staticmethod
+    def _decode(raw: dict[str, Any]) -> dict[str, Any]:
+        return {k: from_dynamo(_deser.deserialize(v)) for k, v in raw.items()}
+
+    def _call(self, action: str, **kwargs: Any) -> Any:
+        try:
+            return getattr(self.client, action)(TableName=self.name, **kwargs)
+        except ClientError as e:
+            if aws.error_code(e) == "ConditionalCheckFailedException":
+                raise
+            raise aws.translate(e, f"dynamodb {action}") from e
+
+    def put(self, item: dict[str, Any], *, if_absent: bool = False) -> None:
+        extra = {"ConditionExpression": "attribute_not_exists(pk)"} if if_absent else {}
+        try:
+            self._call("put_item", Item=self._encode(item), **extra)
+        except ClientError as e:
+            raise ConflictError(f"item {item['pk']} {item['sk']} already exists") from e
+
+    def get(self, pk: str, sk: str) -> dict[str, Any] | None:
+        raw = self._call("get_item", Key=self._encode({"pk": pk, "sk": sk}), ConsistentRead=True).get("Item")
+        return self._decode(raw) if raw else None
+
+    def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]:
+        condition = "pk = :pk" + (" AND begins_with(sk, :p)" if sk_prefix else "")
+        values = {":pk": pk, **({":p": sk_prefix} if sk_prefix else {})}
+        kwargs: dict[str, Any] = {
+            "KeyConditionExpression": condition,
+            "ExpressionAttributeValues": self._encode(values),
+            "ConsistentRead": True,
+            "ScanIndexForward": not newest_first,
+        }
+        items: list[dict[str, Any]] = []
+        while True:
+            page = self._call("query", **kwargs)
+            items.extend(self._decode(raw) for raw in page.get("Items", []))
+            if "LastEvaluatedKey" not in page:
+                return items
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def update(
+        self, pk: str, sk: str, values: dict[str, Any], *, expect: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Set (or, for None, remove) attributes of an existing item; with ``expect``, only if those still hold."""
+        names = {f"#k{i}": k for i, k in enumerate(values)}
+        sets = [f"#k{i} = :v{i}" for i, v in enumerate(values.values()) if v is not None]
+        removes = [f"#k{i}" for i, v in enumerate(values.values()) if v is None]
+        vals = {f":v{i}": v for i, v in enumerate(values.values()) if v is not None}
+        condition = "attribute_exists(pk)"
+        for i, (key, value) in enumerate((expect or {}).items()):
+            names[f"#e{i}"] = key
+            vals[f":e{i}"] = value
+            condition += f" AND #e{i} = :e{i}"
+        expression = ("SET " + ", ".join(sets) if sets else "") + (" REMOVE " + ", ".join(removes) if removes else "")
+        try:
+            raw = self._call(
+                "update_item",
+                Key=self._encode({"pk": pk, "sk": sk}),
+                UpdateExpression=expression.strip(),
+                ExpressionAttributeNames=names,
+                ConditionExpression=condition,
+                ReturnValues="ALL_NEW",
+                **({"ExpressionAttributeValues": self._encode(vals)} if vals else {}),
+            )
+        except ClientError as e:
+            if expect:
+                raise ConflictError(f"item {sk} changed or vanished meanwhile") from e
+            raise NotFoundError(f"item {sk} does not exist") from e
+        return self._decode(raw["Attributes"])
+
+    def delete(self, pk: str, sk: str) -> bool:
+        raw = self._call("delete_item", Key=self._encode({"pk": pk, "sk": sk}), ReturnValues="ALL_OLD")
+        return bool(raw.get("Attributes"))
+
+    def delete_prefix(self, pk: str, sk_prefix: str = "") -> int:
+        keys = [{"pk": item["pk"], "sk": item["sk"]} for item in self.query(pk, sk_prefix)]
+        for start in range(0, len(keys), 25):
+            requests = [{"DeleteRequest": {"Key": self._encode(k)}} for k in keys[start : start + 25]]
+            pending: dict[str, Any] = {self.name: requests}
+            for attempt in range(8):
+                try:
+                    result = self.client.batch_write_item(RequestItems=pending)
+                except ClientError as e:
+                    raise aws.translate(e, "dynamodb batch_write_item") from e
+                pending = result.get("UnprocessedItems") or {}
+                if not pending:
+                    break
+                # Unprocessed items are throttling that botocore's retries do not see; back off before resending.
+                time.sleep(min(0.05 * 2**attempt, 2.0))
+            else:
+                raise AWSError("dynamodb batch_write_item left items unprocessed after 8 attempts")
+        return len(keys)
