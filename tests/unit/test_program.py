@@ -1,0 +1,78 @@
+import copy
+
+import pytest
+from pydantic import ValidationError
+
+from toolgen.intent import classify
+from toolgen.planner import OfflinePlanner
+from toolgen.program import ToolProgram
+
+BASE = OfflinePlanner().plan("I want to log my runs", classify("I want to log my runs"), []).model_dump(mode="json")
+
+
+def variant(change) -> dict:
+    data = copy.deepcopy(BASE)
+    change(data)
+    return data
+
+
+def set_metric(expr: str):
+    def change(d):
+        d["operations"][2]["metrics"]["x"] = expr
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "__import__('os').system('id')",
+        "km.__class__",
+        "(lambda: 1)()",
+        "[x for x in date]",
+        "open('/etc/passwd')",
+        "sum(unknown_field)",
+        "exec('1')",
+        "sum(distance, start=1)",
+        "'" + "x" * 80 + "'",
+    ],
+)
+def test_unsafe_or_unknown_expressions_are_refused(expr):
+    with pytest.raises(ValidationError):
+        ToolProgram.model_validate(variant(set_metric(expr)))
+
+
+def test_operation_on_unknown_entity_is_refused():
+    with pytest.raises(ValidationError, match="unknown entity"):
+        ToolProgram.model_validate(variant(lambda d: d["operations"][0].update(entity="ghost")))
+
+
+def test_duplicate_operation_ids_are_refused():
+    with pytest.raises(ValidationError, match="used twice"):
+        ToolProgram.model_validate(variant(lambda d: d["operations"][1].update(id="addRun")))
+
+
+def test_fetch_must_be_https_to_an_allowed_host():
+    weather = OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), [])
+    data = weather.model_dump(mode="json")
+    data["operations"][0]["url"] = "http://api.open-meteo.com/v1/forecast"
+    with pytest.raises(ValidationError, match="https"):
+        ToolProgram.model_validate(data)
+    data["operations"][0]["url"] = "https://169.254.169.254/latest"
+    with pytest.raises(ValidationError, match="allowed_hosts"):
+        ToolProgram.model_validate(data)
+
+
+def test_limits_cannot_exceed_the_platform_ceiling():
+    with pytest.raises(ValidationError):
+        ToolProgram.model_validate(variant(lambda d: d.update(limits={"timeout_s": 60, "concurrency": 5})))
+
+
+def test_reserved_field_names_are_refused():
+    with pytest.raises(ValidationError, match="reserved"):
+        ToolProgram.model_validate(variant(lambda d: d["entities"]["run"]["fields"].update(id={"type": "string"})))
+
+
+def test_shorthand_field_types_are_accepted():
+    data = variant(lambda d: d["entities"]["run"]["fields"].update(mood="string"))
+    assert ToolProgram.model_validate(data).entities["run"].fields["mood"].type == "string"

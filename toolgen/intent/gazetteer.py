@@ -1,0 +1,92 @@
+"""Places and units the offline classifier recognises, in English and Chinese.
+
+Data only. Coordinates are city centres (WGS84, two decimals), which is all a daily forecast needs.
+"""
+
+from __future__ import annotations
+
+# canonical name: (Chinese name, latitude, longitude, extra English aliases)
+CITIES: dict[str, tuple[str, float, float, tuple[str, ...]]] = {
+    "Beijing": ("北京", 39.90, 116.41, ("peking",)),
+    "Shanghai": ("上海", 31.23, 121.47, ()),
+    "Guangzhou": ("广州", 23.13, 113.26, ("canton",)),
+    "Shenzhen": ("深圳", 22.54, 114.06, ()),
+    "Chengdu": ("成都", 30.57, 104.07, ()),
+    "Hangzhou": ("杭州", 30.27, 120.16, ()),
+    "Wuhan": ("武汉", 30.59, 114.31, ()),
+    "Xi'an": ("西安", 34.34, 108.94, ("xian",)),
+    "Chongqing": ("重庆", 29.56, 106.55, ()),
+    "Nanjing": ("南京", 32.06, 118.80, ()),
+    "Tianjin": ("天津", 39.34, 117.36, ()),
+    "Suzhou": ("苏州", 31.30, 120.59, ()),
+    "Harbin": ("哈尔滨", 45.80, 126.54, ()),
+    "Kunming": ("昆明", 25.04, 102.72, ()),
+    "Xiamen": ("厦门", 24.48, 118.09, ()),
+    "Qingdao": ("青岛", 36.07, 120.38, ()),
+    "Sanya": ("三亚", 18.25, 109.51, ()),
+    "Lhasa": ("拉萨", 29.65, 91.10, ()),
+    "Hong Kong": ("香港", 22.32, 114.17, ()),
+    "Taipei": ("台北", 25.03, 121.57, ()),
+    "Tokyo": ("东京", 35.68, 139.65, ()),
+    "Seoul": ("首尔", 37.57, 126.98, ()),
+    "Singapore": ("新加坡", 1.35, 103.82, ()),
+    "Bangkok": ("曼谷", 13.76, 100.50, ()),
+    "Sydney": ("悉尼", -33.87, 151.21, ()),
+    "London": ("伦敦", 51.51, -0.13, ()),
+    "Paris": ("巴黎", 48.86, 2.35, ()),
+    "Berlin": ("柏林", 52.52, 13.41, ()),
+    "Madrid": ("马德里", 40.42, -3.70, ()),
+    "Rome": ("罗马", 41.90, 12.50, ()),
+    "Moscow": ("莫斯科", 55.76, 37.62, ()),
+    "Dubai": ("迪拜", 25.20, 55.27, ()),
+    "Cairo": ("开罗", 30.04, 31.24, ()),
+    "New York": ("纽约", 40.71, -74.01, ("nyc",)),
+    "Los Angeles": ("洛杉矶", 34.05, -118.24, ()),
+    "San Francisco": ("旧金山", 37.77, -122.42, ()),
+    "Chicago": ("芝加哥", 41.88, -87.63, ()),
+    "Toronto": ("多伦多", 43.65, -79.38, ()),
+    "Mexico City": ("墨西哥城", 19.43, -99.13, ()),
+    "Sao Paulo": ("圣保罗", -23.55, -46.63, ("são paulo",)),
+    "Mumbai": ("孟买", 19.08, 72.88, ()),
+    "Delhi": ("德里", 28.70, 77.10, ("new delhi",)),
+    "Istanbul": ("伊斯坦布尔", 41.01, 28.98, ()),
+}
+
+# unit: (dimension, scale to the base unit, offset to the base unit, English aliases, Chinese aliases)
+# base units: metre, kilogram, kelvin, litre.  value_in_base = value * scale + offset
+UNITS: dict[str, tuple[str, float, float, tuple[str, ...], tuple[str, ...]]] = {
+    "km": (
+        "length",
+        1000.0,
+        0.0,
+        ("km", "kms", "kilometer", "kilometers", "kilometre", "kilometres"),
+        ("公里", "千米"),
+    ),
+    "m": ("length", 1.0, 0.0, ("meter", "meters", "metre", "metres"), ("米",)),
+    "cm": ("length", 0.01, 0.0, ("cm", "centimeter", "centimeters", "centimetre", "centimetres"), ("厘米",)),
+    "mm": ("length", 0.001, 0.0, ("mm", "millimeter", "millimeters", "millimetre", "millimetres"), ("毫米",)),
+    "mi": ("length", 1609.344, 0.0, ("mi", "mile", "miles"), ("英里",)),
+    "ft": ("length", 0.3048, 0.0, ("ft", "foot", "feet"), ("英尺",)),
+    "in": ("length", 0.0254, 0.0, ("inch", "inches"), ("英寸",)),
+    "yd": ("length", 0.9144, 0.0, ("yd", "yard", "yards"), ("码",)),
+    "kg": ("mass", 1.0, 0.0, ("kg", "kgs", "kilogram", "kilograms", "kilo", "kilos"), ("公斤", "千克")),
+    "g": ("mass", 0.001, 0.0, ("gram", "grams"), ("克",)),
+    "lb": ("mass", 0.45359237, 0.0, ("lb", "lbs", "pound", "pounds"), ("磅",)),
+    "oz": ("mass", 0.028349523125, 0.0, ("oz", "ounce", "ounces"), ("盎司",)),
+    "jin": ("mass", 0.5, 0.0, ("jin",), ("斤",)),
+    "c": ("temperature", 1.0, 273.15, ("celsius", "centigrade", "°c"), ("摄氏度", "摄氏")),
+    "f": ("temperature", 5 / 9, 273.15 - 32 * 5 / 9, ("fahrenheit", "°f"), ("华氏度", "华氏")),
+    "k": ("temperature", 1.0, 0.0, ("kelvin",), ("开尔文",)),
+    "l": ("volume", 1.0, 0.0, ("liter", "liters", "litre", "litres"), ("升",)),
+    "ml": ("volume", 0.001, 0.0, ("ml", "milliliter", "milliliters", "millilitre", "millilitres"), ("毫升",)),
+    "gal": ("volume", 3.785411784, 0.0, ("gal", "gallon", "gallons"), ("加仑",)),
+    "cup": ("volume", 0.2365882365, 0.0, ("cup", "cups"), ("杯",)),
+}
+
+DEFAULT_UNITS = {"length": ("km", "mi"), "mass": ("kg", "lb"), "temperature": ("c", "f"), "volume": ("l", "gal")}
+DIMENSION_WORDS = {
+    "length": ("length", "distance", "长度", "距离"),
+    "mass": ("weight", "mass", "重量", "体重"),
+    "temperature": ("temperature", "温度"),
+    "volume": ("volume", "容量", "体积"),
+}

@@ -1,0 +1,272 @@
+"""The ToolProgram: what a generated tool *is*, as validated data rather than generated code.
+
+The planner emits one, the spec and the page are derived from it, and the shared runtime in the base layer
+interprets it. Every check that keeps a tool safe and well-formed lives here, so that a program from any planner
+(offline rules or an LLM) is held to the same rules before anything is deployed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+FieldType = Literal["string", "text", "number", "integer", "boolean", "date", "time"]
+NAME = r"^[a-z][a-z0-9_]{0,39}$"
+OP_ID = r"^[a-z][A-Za-z0-9]{0,63}$"
+PATH = r"^/([a-z0-9_-]+(/[a-z0-9_-]+)*)?(/\{id\})?$"
+MAX_EXPR = 300
+# Names an expression may call; the runtime binds exactly these (toolgen/runtime/expressions.py).
+AGGREGATE_FUNCTIONS = frozenset({"sum", "avg", "min", "max", "count", "streak", "last", "round"})
+COMPUTE_FUNCTIONS = frozenset({"round", "abs", "min", "max", "floor", "ceil"})
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FieldSpec(Strict):
+    type: FieldType
+    label: str = Field(default="", max_length=60)
+    required: bool = False
+    default: Any = None
+    enum: list[str] | None = Field(default=None, max_length=50)
+    minimum: float | None = None
+    maximum: float | None = None
+    max_length: int = Field(default=200, ge=1, le=2000)
+
+
+def _shorthand(value: Any) -> Any:
+    """Allow ``{"km": "number"}`` as shorthand for ``{"km": {"type": "number"}}``."""
+    if isinstance(value, dict):
+        return {k: ({"type": v} if isinstance(v, str) else v) for k, v in value.items()}
+    return value
+
+
+def _check_names(names: Any, what: str) -> None:
+    for name in names:
+        if not re.match(NAME, name):
+            raise ValueError(f"{what} name {name!r} must match {NAME}")
+
+
+def check_expression(expr: str, allowed_names: set[str], allowed_calls: frozenset[str]) -> None:
+    """Raise ValueError unless ``expr`` is a small arithmetic expression over known names and functions."""
+    if len(expr) > MAX_EXPR:
+        raise ValueError(f"expression longer than {MAX_EXPR} characters")
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError as e:
+        raise ValueError(f"expression {expr!r} does not parse: {e.msg}") from e
+    allowed_nodes = (
+        ast.Expression,
+        ast.BinOp,
+        ast.UnaryOp,
+        ast.Constant,
+        ast.Name,
+        ast.Load,
+        ast.Call,
+        ast.Subscript,
+        ast.IfExp,
+        ast.Compare,
+        ast.BoolOp,
+        ast.operator,
+        ast.unaryop,
+        ast.cmpop,
+        ast.boolop,
+    )
+    for node in ast.walk(tree):
+        if not isinstance(node, allowed_nodes):
+            raise ValueError(f"expression {expr!r} uses {type(node).__name__}, which is not allowed")
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in allowed_calls:
+                raise ValueError(f"expression {expr!r} calls something other than {sorted(allowed_calls)}")
+            if node.keywords:
+                raise ValueError(f"expression {expr!r} uses keyword arguments")
+        elif isinstance(node, ast.Name) and node.id not in allowed_names and node.id not in allowed_calls:
+            raise ValueError(f"expression {expr!r} names {node.id!r}, which is not defined")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 60:
+            raise ValueError(f"expression {expr!r} holds a long string constant")
+
+
+class Entity(Strict):
+    label: str = Field(default="", max_length=60)
+    fields: dict[str, FieldSpec] = Field(min_length=1, max_length=30)
+
+    _shorthand = field_validator("fields", mode="before")(_shorthand)
+
+    @field_validator("fields")
+    @classmethod
+    def _names(cls, fields: dict[str, FieldSpec]) -> dict[str, FieldSpec]:
+        _check_names(fields, "field")
+        reserved = {"id", "created_at", "updated_at"} & set(fields)
+        if reserved:
+            raise ValueError(f"field names {sorted(reserved)} are reserved")
+        return fields
+
+
+class OperationBase(Strict):
+    id: str = Field(pattern=OP_ID)
+    method: Literal["GET", "POST", "PATCH", "DELETE"]
+    path: str = Field(pattern=PATH, max_length=80)
+    summary: str = Field(default="", max_length=300)
+
+
+class EntityOperation(OperationBase):
+    entity: str
+
+
+class CreateOp(EntityOperation):
+    kind: Literal["create"]
+    method: Literal["POST"] = "POST"
+
+
+class ListOp(EntityOperation):
+    kind: Literal["list"]
+    method: Literal["GET"] = "GET"
+    sort: str = Field(default="-created_at", pattern=r"^-?[a-z][a-z0-9_]{0,39}$")
+    limit: int = Field(default=100, ge=1, le=1000)
+
+
+class GetOp(EntityOperation):
+    kind: Literal["get"]
+    method: Literal["GET"] = "GET"
+
+
+class UpdateOp(EntityOperation):
+    kind: Literal["update"]
+    method: Literal["PATCH"] = "PATCH"
+
+
+class DeleteOp(EntityOperation):
+    kind: Literal["delete"]
+    method: Literal["DELETE"] = "DELETE"
+
+
+class AggregateOp(EntityOperation):
+    kind: Literal["aggregate"]
+    method: Literal["GET"] = "GET"
+    metrics: dict[str, str] = Field(min_length=1, max_length=20)
+    group_by: str | None = None
+
+
+class ComputeOp(OperationBase):
+    kind: Literal["compute"]
+    method: Literal["GET", "POST"] = "POST"
+    inputs: dict[str, FieldSpec] = Field(min_length=1, max_length=20)
+    outputs: dict[str, str] = Field(min_length=1, max_length=20)
+    constants: dict[str, Any] = Field(default_factory=dict)
+
+    _shorthand = field_validator("inputs", mode="before")(_shorthand)
+
+
+class FetchOp(OperationBase):
+    kind: Literal["fetch"]
+    method: Literal["GET"] = "GET"
+    url: str = Field(max_length=300)
+    query: dict[str, str] = Field(default_factory=dict)
+    select: str = Field(max_length=500, description="JMESPath applied to the response; must give a list of objects")
+    labels: list[str] = Field(default_factory=list, max_length=50, description="names zipped onto the list in order")
+    label_field: str = "name"
+    fields: dict[str, FieldType] = Field(default_factory=dict)
+    sort: str | None = Field(default=None, pattern=r"^-?[a-z][a-z0-9_]{0,39}$")
+    limit: int = Field(default=10, ge=1, le=100)
+
+    @field_validator("url")
+    @classmethod
+    def _https(cls, url: str) -> str:
+        parts = urlsplit(url)
+        if parts.scheme != "https" or not parts.hostname or parts.query or parts.fragment:
+            raise ValueError("a fetch url is https://host/path, with its query given in 'query'")
+        return url
+
+
+Operation = Annotated[
+    CreateOp | ListOp | GetOp | UpdateOp | DeleteOp | AggregateOp | ComputeOp | FetchOp,
+    Field(discriminator="kind"),
+]
+
+
+class UiHints(Strict):
+    theme: Literal["macaron-ui-v3"] = "macaron-ui-v3"
+    mode: Literal["light", "dark", "auto"] = "auto"
+    lang: Literal["en", "zh"] = "en"
+
+
+class Limits(Strict):
+    timeout_s: int = Field(default=10, ge=1, le=10)
+    concurrency: int = Field(default=5, ge=1, le=5)
+
+
+class Provenance(Strict):
+    request: str = Field(default="", max_length=2000)
+    memories: list[str] = Field(default_factory=list)
+    planner: str = "offline"
+
+
+class ToolProgram(Strict):
+    name: str = Field(pattern=NAME)
+    title: str = Field(min_length=1, max_length=80)
+    description: str = Field(default="", max_length=300)
+    archetype: str
+    version: Literal[1] = 1
+    entities: dict[str, Entity] = Field(default_factory=dict, max_length=10)
+    operations: list[Operation] = Field(min_length=1, max_length=20)
+    defaults: dict[str, Any] = Field(default_factory=dict)
+    ui: UiHints = UiHints()
+    limits: Limits = Limits()
+    allowed_hosts: list[str] = Field(default_factory=list, max_length=5)
+    provenance: Provenance = Provenance()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ToolProgram:
+        _check_names(self.entities, "entity")
+        seen_ids: set[str] = set()
+        seen_routes: set[tuple[str, str]] = set()
+        for op in self.operations:
+            if op.id in seen_ids:
+                raise ValueError(f"operation id {op.id!r} is used twice")
+            seen_ids.add(op.id)
+            route = (op.method, re.sub(r"\{id\}", "{}", op.path))
+            if route in seen_routes or (op.method, op.path) == ("GET", "/"):
+                raise ValueError(f"route {op.method} {op.path} is used twice or is reserved")
+            seen_routes.add(route)
+            self._check_operation(op)
+        return self
+
+    def _check_operation(self, op: Any) -> None:
+        needs_id = op.kind in ("get", "update", "delete")
+        if needs_id != op.path.endswith("/{id}"):
+            raise ValueError(f"operation {op.id}: only get, update and delete paths end in /{{id}}")
+        if isinstance(op, EntityOperation):
+            entity = self.entities.get(op.entity)
+            if entity is None:
+                raise ValueError(f"operation {op.id} names unknown entity {op.entity!r}")
+            columns = set(entity.fields) | {"id", "created_at", "updated_at"}
+            if isinstance(op, ListOp) and op.sort.lstrip("-") not in columns:
+                raise ValueError(f"operation {op.id} sorts by unknown field {op.sort!r}")
+            if isinstance(op, AggregateOp):
+                if op.group_by is not None and op.group_by not in entity.fields:
+                    raise ValueError(f"operation {op.id} groups by unknown field {op.group_by!r}")
+                _check_names(op.metrics, "metric")
+                for expr in op.metrics.values():
+                    check_expression(expr, columns, AGGREGATE_FUNCTIONS)
+        elif isinstance(op, ComputeOp):
+            _check_names(op.inputs, "input")
+            _check_names(op.outputs, "output")
+            _check_names(op.constants, "constant")
+            for expr in op.outputs.values():
+                check_expression(expr, set(op.inputs) | set(op.constants), COMPUTE_FUNCTIONS)
+        elif isinstance(op, FetchOp):
+            host = urlsplit(op.url).hostname
+            if host not in self.allowed_hosts:
+                raise ValueError(f"operation {op.id} fetches from {host!r}, which is not in allowed_hosts")
+
+    def operation(self, op_id: str) -> Any:
+        """The operation with this id (KeyError if none)."""
+        for op in self.operations:
+            if op.id == op_id:
+                return op
+        raise KeyError(op_id)
