@@ -1,0 +1,54 @@
+"""Fetch operations reach only allow-listed public hosts; addresses are checked, not trusted."""
+
+import socket
+
+import pytest
+
+from toolgen.intent import classify
+from toolgen.planner import OfflinePlanner
+from toolgen.runtime.errors import Forbidden
+from toolgen.runtime.fetch import _public_addresses, run_fetch
+
+
+def fake_resolver(address: str):
+    def getaddrinfo(host, port, *args, **kwargs):
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    return getaddrinfo
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "127.0.0.1",
+        "10.1.2.3",
+        "192.168.0.10",
+        "169.254.169.254",
+        "::1",
+        "fd00::1",
+        "0.0.0.0",
+        "100.64.0.1",
+        "224.0.0.1",
+    ],
+)
+def test_non_public_addresses_are_refused(monkeypatch, address):
+    # DNS is the boundary: an allow-listed name that resolves somewhere private must still be refused
+    monkeypatch.setattr(socket, "getaddrinfo", fake_resolver(address))
+    with pytest.raises(Forbidden):
+        _public_addresses("api.open-meteo.com", 443)
+
+
+def test_public_address_is_accepted(monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", fake_resolver("93.184.216.34"))
+    assert _public_addresses("api.open-meteo.com", 443) == ["93.184.216.34"]
+
+
+def test_host_outside_the_platform_list_is_refused_even_if_the_program_allows_it():
+    program = OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), [])
+    data = program.model_dump(mode="json")
+    data["allowed_hosts"] = ["evil.example"]
+    data["operations"][0]["url"] = "https://evil.example/steal"
+    forged = type(program).model_validate(data)
+    with pytest.raises(Forbidden, match="not an allowed host"):
+        run_fetch(forged, forged.operations[0])

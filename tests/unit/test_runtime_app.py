@@ -1,0 +1,131 @@
+"""The tool runtime against the in-memory table: routing, identity, typed input and each operation kind."""
+
+import json
+
+import pytest
+
+from tests.fakes import FakeTable
+from toolgen import auth
+from toolgen.deploy.invoke import url_event
+from toolgen.intent import classify
+from toolgen.planner import OfflinePlanner
+from toolgen.runtime import ToolApp
+
+SECRET = "tool-secret"
+
+
+def app_for(prompt: str, owner: str = "alice") -> ToolApp:
+    program = OfflinePlanner().plan(prompt, classify(prompt), [])
+    return ToolApp(program, tool_id="t" + "0" * 20, owner=owner, table=FakeTable(), secret=SECRET)
+
+
+def call(app: ToolApp, method: str, path: str, *, user: str = "alice", body=None, query=None, raw_body=None):
+    event = url_event(method, path, token=auth.mint(user, SECRET), query=query, body=body)
+    if raw_body is not None:
+        event["body"] = raw_body
+    response = app.handle(event)
+    return response["statusCode"], (json.loads(response["body"]) if response["body"] else None)
+
+
+@pytest.fixture
+def runs() -> ToolApp:
+    return app_for("I want to log my morning runs")
+
+
+def test_created_rows_are_listed_and_aggregated(runs):
+    assert call(runs, "POST", "/runs", body={"date": "2026-12-01", "distance": 5, "minutes": 30})[0] == 201
+    status, row = call(runs, "POST", "/runs", body={"date": "2026-12-02", "distance": 3.5, "minutes": 21})
+    assert status == 201 and row["start"] == "06:30" and row["id"].startswith("r")
+    status, listed = call(runs, "GET", "/runs")
+    assert [r["date"] for r in listed["items"]] == ["2026-12-02", "2026-12-01"]  # sorted -date
+    status, stats = call(runs, "GET", "/stats")
+    assert stats["metrics"]["runs"] == 2
+    assert stats["metrics"]["total_distance"] == 8.5
+    assert stats["metrics"]["pace_min_per_km"] == round(51 / 8.5, 2)
+
+
+def test_missing_token_is_401_and_another_persons_token_is_403(runs):
+    event = url_event("GET", "/runs", token="x")
+    event["headers"].pop("authorization")
+    assert runs.handle(event)["statusCode"] == 401
+    assert call(runs, "GET", "/runs", user="mallory")[0] == 403
+
+
+def test_token_signed_with_another_secret_is_401(runs):
+    event = url_event("GET", "/runs", token=auth.mint("alice", "not-the-secret"))
+    assert runs.handle(event)["statusCode"] == 401
+
+
+def test_invalid_input_is_422_with_every_problem_named(runs):
+    status, body = call(runs, "POST", "/runs", body={"distance": "far", "minutes": -1, "colour": "red"})
+    assert status == 422
+    assert body["code"] == "invalid_input"
+    assert body["details"] == {"colour": "unknown field", "distance": "expected number", "minutes": "too small"}
+
+
+@pytest.mark.parametrize("value", [float("inf"), 1e300, True, None])
+def test_non_finite_huge_or_wrongly_typed_numbers_are_refused(runs, value):
+    event = url_event("POST", "/runs", token=auth.mint("alice", SECRET))
+    event["body"] = json.dumps({"distance": value}, allow_nan=True) if value is not None else '{"distance": null}'
+    assert runs.handle(event)["statusCode"] == 422
+
+
+def test_malformed_json_is_400(runs):
+    assert call(runs, "POST", "/runs", raw_body="{not json")[0] == 400
+
+
+def test_unknown_route_and_row_are_404(runs):
+    assert call(runs, "GET", "/nothing")[0] == 404
+    assert call(runs, "DELETE", "/runs/r0000000000000000000z")[0] == 404
+    assert call(runs, "DELETE", "/runs/../../etc")[0] == 404
+
+
+def test_describe_lists_operations(runs):
+    status, body = call(runs, "GET", "/")
+    assert status == 200
+    assert [op["id"] for op in body["operations"]] == ["addRun", "listRuns", "runStats", "deleteRun"]
+
+
+def test_rows_are_kept_per_person():
+    # given one tool program served to two owners sharing a table
+    table = FakeTable()
+    program = OfflinePlanner().plan("a todo list", classify("a todo list"), [])
+    alice = ToolApp(program, tool_id="t" + "1" * 20, owner="alice", table=table, secret=SECRET)
+    bob = ToolApp(program, tool_id="t" + "1" * 20, owner="bob", table=table, secret=SECRET)
+    call(alice, "POST", "/tasks", body={"title": "alice's task"})
+    # then bob's view of the same tool id has none of alice's rows
+    assert call(bob, "GET", "/tasks", user="bob")[1]["items"] == []
+
+
+def test_update_and_delete_a_task():
+    todo = app_for("a todo list for chores")
+    _, task = call(todo, "POST", "/tasks", body={"title": "wash up"})
+    status, changed = call(todo, "PATCH", f"/tasks/{task['id']}", body={"done": True})
+    assert status == 200 and changed["done"] is True and changed["title"] == "wash up"
+    assert call(todo, "GET", "/summary")[1]["metrics"] == {"total": 1, "done": 1, "open": 0}
+    assert call(todo, "PATCH", f"/tasks/{task['id']}", body={})[0] == 422
+    assert call(todo, "DELETE", f"/tasks/{task['id']}")[0] == 204
+    assert call(todo, "GET", "/tasks")[1]["items"] == []
+
+
+def test_habit_streaks_are_grouped_by_habit():
+    habits = app_for("track my daily reading habit")
+    for day in ("2026-11-30", "2026-12-01"):
+        call(habits, "POST", "/checkins", body={"habit": "read", "date": day})
+    call(habits, "POST", "/checkins", body={"habit": "walk", "date": "2026-12-01"})
+    groups = {g["key"]: g["metrics"] for g in call(habits, "GET", "/streaks")[1]["groups"]}
+    assert groups["read"]["days"] == 2 and groups["walk"]["days"] == 1
+
+
+def test_compute_reads_query_inputs_with_defaults():
+    converter = app_for("convert kilometers to miles")
+    assert call(converter, "GET", "/convert", query={"value": "42.195"})[1] == {"result": pytest.approx(26.218758)}
+    status, body = call(converter, "GET", "/convert", query={"value": "1", "to_unit": "parsec"})
+    assert status == 422 and "to_unit" in body["details"]
+
+
+def test_list_limit_is_checked(runs):
+    for day in ("2026-12-01", "2026-12-02", "2026-12-03"):
+        call(runs, "POST", "/runs", body={"date": day, "distance": 1})
+    assert len(call(runs, "GET", "/runs", query={"limit": "2"})[1]["items"]) == 2
+    assert call(runs, "GET", "/runs", query={"limit": "two"})[0] == 422

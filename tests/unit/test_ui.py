@@ -1,0 +1,82 @@
+"""Pages: escaped, self-contained, allowed to run only their own script, pinned to the macaron theme."""
+
+import base64
+import hashlib
+import re
+
+import pytest
+
+from tests.unit.test_planner import PROMPTS
+from toolgen.intent import classify
+from toolgen.planner import OfflinePlanner
+from toolgen.ui import render_page
+from toolgen.ui.render import templates_dir
+from toolgen.ui.theme import mix, tokens
+
+TOOL_URL = "https://abc.lambda-url.us-east-1.on.aws"
+HOSTILE = '<script>alert(1)</script> "><img src=x onerror=alert(1)> log my runs'
+
+
+def page_for(prompt: str, mode_memory: str | None = None):
+    from toolgen.models import RecalledMemory
+
+    memories = (
+        [RecalledMemory(memory_id="m1", text="dark", key="theme", value=mode_memory, score=1)] if mode_memory else []
+    )
+    return render_page(OfflinePlanner().plan(prompt, classify(prompt), memories), TOOL_URL)
+
+
+def inline(tag: str, html: str) -> list[str]:
+    return re.findall(rf"<{tag}>(.*?)</{tag}>", html, re.DOTALL)
+
+
+def test_what_the_person_typed_is_escaped():
+    html = page_for(HOSTILE).html
+    assert "<script>alert(1)" not in html
+    assert "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_only_the_pages_own_script_and_style_may_run():
+    page = page_for("I want to log my runs")
+    (script,) = inline("script", page.html)
+    (style,) = inline("style", page.html)
+    digest = lambda text: "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"  # noqa: E731
+    assert f"script-src {digest(script)}" in page.csp
+    assert f"style-src {digest(style)}" in page.csp
+    assert "unsafe-inline" not in page.csp and "default-src 'none'" in page.csp
+    assert "connect-src https://abc.lambda-url.us-east-1.on.aws" in page.csp
+
+
+@pytest.mark.parametrize("prompt", PROMPTS.values())
+def test_pages_carry_the_theme_and_no_inline_handlers(prompt):
+    html = page_for(prompt).html
+    assert 'data-theme="macaron-ui-v3"' in html
+    assert "--primary: #FF9AA2;" in html and "--radius: 12px;" in html
+    assert not re.search(r"\son[a-z]+\s*=", html), "no inline event handlers"
+    urls = re.findall(r"https?://[^\s\"'<>)]+", html)
+    assert urls and all(u.startswith(TOOL_URL) for u in urls), "no third-party origins"
+
+
+def test_every_colour_in_the_css_is_a_theme_token():
+    theme = tokens(templates_dir())
+    allowed = {c.upper() for group in ("palette", "light", "dark", "dark_palette") for c in theme[group].values()}
+    css = inline("style", page_for("a todo list").html)[0]
+    colours = {c.upper() for c in re.findall(r"#[0-9A-Fa-f]{6}\b", css)}
+    assert colours and colours <= allowed
+
+
+def test_dark_palette_keeps_30_percent_of_each_colour():
+    theme = tokens(templates_dir())
+    assert theme["dark_palette"]["primary"] == mix("#FF9AA2", theme["dark_base"], 0.3)
+    assert mix("#C8C8C8", "#000000", 0.3) == "#3C3C3C"  # 200 * 0.3 = 60
+
+
+def test_dark_memory_gives_a_dark_page():
+    assert 'data-mode="dark"' in page_for("a todo list", mode_memory="dark").html
+    assert "data-mode" not in page_for("a todo list").html.split(">")[1]
+
+
+def test_chinese_request_gets_a_chinese_page():
+    html = page_for("我想记录每天晨跑").html
+    assert '<html lang="zh"' in html and "跑步记录" in html

@@ -1,0 +1,85 @@
+"""Invoking a deployed tool the way its URL would: a function URL event (payload 2.0) through Lambda's Invoke API.
+
+On AWS this is the real Invoke API; on the embedded default the platform serves the same API itself
+(LAMBDA_INVOKE_ENDPOINT), because moto's own Invoke only echoes without Docker.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from typing import Any, Protocol
+from urllib.parse import urlencode
+
+import boto3
+from botocore.exceptions import BotoCoreError, ClientError
+
+from toolgen import aws
+from toolgen.errors import AWSError
+
+
+class Invoker(Protocol):
+    def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def url_event(
+    method: str, path: str, *, token: str, query: dict[str, str] | None = None, body: Any = None
+) -> dict[str, Any]:
+    """A Lambda function URL event (payload format 2.0)."""
+    headers = {"authorization": f"Bearer {token}", "content-type": "application/json", "user-agent": "toolgen-probe"}
+    now = time.time()
+    return {
+        "version": "2.0",
+        "routeKey": "$default",
+        "rawPath": path,
+        "rawQueryString": urlencode(query or {}),
+        "headers": headers,
+        "queryStringParameters": query or None,
+        "requestContext": {
+            "http": {
+                "method": method,
+                "path": path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "127.0.0.1",
+                "userAgent": "toolgen-probe",
+            },
+            "requestId": str(uuid.uuid4()),
+            "routeKey": "$default",
+            "stage": "$default",
+            "timeEpoch": int(now * 1000),
+        },
+        "body": None if body is None else json.dumps(body),
+        "isBase64Encoded": False,
+    }
+
+
+class LambdaInvoker:
+    """Invoker over Lambda's Invoke API (AWS, LocalStack, or the embedded default's endpoint)."""
+
+    def __init__(self, client: Any | None = None) -> None:
+        self._client = client
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            endpoint = os.environ.get("LAMBDA_INVOKE_ENDPOINT")
+            if endpoint:
+                self._client = boto3.session.Session().client(
+                    "lambda", region_name=aws.region(), endpoint_url=endpoint, config=aws.RETRY_CONFIG
+                )
+            else:
+                self._client = aws.client("lambda")
+        return self._client
+
+    def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]:
+        try:
+            result = self.client.invoke(FunctionName=function_name, Payload=json.dumps(event).encode())
+        except (ClientError, BotoCoreError) as e:
+            raise aws.translate(e, "lambda invoke") from e
+        payload = json.loads(result["Payload"].read() or b"null")
+        if result.get("FunctionError"):
+            message = payload.get("errorMessage", "") if isinstance(payload, dict) else str(payload)
+            raise AWSError(f"{function_name} failed: {message}", aws_code=str(result["FunctionError"]))
+        return payload if isinstance(payload, dict) else {"statusCode": 200, "body": json.dumps(payload)}

@@ -1,0 +1,56 @@
+"""Build artefacts: the per-tool package (a few KB) and the base layer's zip.
+
+Zips are deterministic (fixed timestamps, sorted names), so the same program always gives the same CodeSha256
+and an unchanged tool is never re-uploaded.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from toolgen.paths import ROOT, TOOL_HANDLER
+from toolgen.program import ToolProgram
+
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+# What the base layer carries from the source tree, under python/ (Lambda puts /opt/python on sys.path).
+LAYER_SOURCES = ("toolgen", "ui_templates", "functions/tool")
+
+
+def zip_files(files: Iterable[tuple[str, bytes]]) -> bytes:
+    """A deterministic zip of (name, content) pairs."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=_EPOCH)
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, content)
+    return buffer.getvalue()
+
+
+def tool_package(program: ToolProgram) -> bytes:
+    """The tool's own package: the shared handler and its program."""
+    return zip_files(
+        [
+            ("app.py", TOOL_HANDLER.read_bytes()),
+            ("program.json", program.model_dump_json(indent=1).encode()),
+        ]
+    )
+
+
+def layer_files(root: Path = ROOT) -> list[tuple[str, bytes]]:
+    """The base layer's files from the source tree (dependencies come from layers/base/requirements.txt)."""
+    files = []
+    for source in LAYER_SOURCES:
+        for path in sorted((root / source).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                files.append((f"python/{path.relative_to(root).as_posix()}", path.read_bytes()))
+    return files
+
+
+def layer_zip(root: Path = ROOT) -> bytes:
+    """The base layer as a zip (used by the embedded default; `make layer` builds the full one)."""
+    return zip_files(layer_files(root))

@@ -1,0 +1,213 @@
+"""ToolApp: serves one ToolProgram behind a Lambda function URL (payload format 2.0).
+
+Each call: the bearer token names the caller (only the tool's owner may use it), the route picks the operation,
+the inputs are checked against the program's types, and the operation runs against the caller's rows.
+Errors become JSON bodies ``{"code", "message", "details"}`` with the status their type carries.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from toolgen import auth
+from toolgen.errors import AuthError, ConfigError, ConflictError
+from toolgen.program import (
+    AggregateOp,
+    ComputeOp,
+    CreateOp,
+    DeleteOp,
+    FetchOp,
+    GetOp,
+    ListOp,
+    ToolProgram,
+    UpdateOp,
+)
+from toolgen.runtime import expressions
+from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, RouteNotFound, ToolCallError
+from toolgen.runtime.fetch import run_fetch
+from toolgen.runtime.rows import RowStore
+from toolgen.runtime.values import check_object
+from toolgen.table import DynamoTable, ItemTable
+
+logger = logging.getLogger(__name__)
+MAX_BODY = 64 * 1024
+HEADERS = {"content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff"}
+
+
+def response(status: int, body: Any = None) -> dict[str, Any]:
+    """A function URL response with a JSON body (none for 204)."""
+    return {"statusCode": status, "headers": dict(HEADERS), "body": "" if body is None else json.dumps(body)}
+
+
+class ToolApp:
+    """One tool: its program, its owner, where its rows live and how tokens are checked."""
+
+    def __init__(
+        self,
+        program: ToolProgram,
+        *,
+        tool_id: str,
+        owner: str,
+        table: ItemTable,
+        secret: str | Callable[[], str],
+    ) -> None:
+        self.program = program
+        self.tool_id = tool_id
+        self.owner = owner
+        self.table = table
+        self._secret = secret
+        self._routes = [
+            (op.method, re.compile("^" + op.path.replace("{id}", "(?P<id>[^/]+)") + "/?$"), op)
+            for op in program.operations
+        ]
+
+    @classmethod
+    def from_environment(cls, program_path: str | Path) -> ToolApp:
+        """The ToolApp of a deployed tool: program file beside the handler, identity and table from its env."""
+        missing = [n for n in ("TABLE_NAME", "TOOL_ID", "TOOL_OWNER") if not os.environ.get(n)]
+        if missing:
+            raise ConfigError("missing required environment: " + ", ".join(missing))
+        program = ToolProgram.model_validate_json(Path(program_path).read_text())
+
+        def secret() -> str:
+            if os.environ.get("TOOLGEN_SECRET"):
+                return os.environ["TOOLGEN_SECRET"]
+            from toolgen.config import Settings
+
+            return Settings.from_env("secret").secret
+
+        return cls(
+            program,
+            tool_id=os.environ["TOOL_ID"],
+            owner=os.environ["TOOL_OWNER"],
+            table=DynamoTable(os.environ["TABLE_NAME"]),
+            secret=secret,
+        )
+
+    def secret(self) -> str:
+        return self._secret() if callable(self._secret) else self._secret
+
+    def handle(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Serve one function URL event."""
+        try:
+            return self._handle(event)
+        except ToolCallError as e:
+            return response(e.status, {"code": e.code, "message": e.message, "details": e.details_value})
+        except AuthError as e:
+            return response(401, {"code": "unauthorized", "message": e.message, "details": None})
+        except ConflictError as e:
+            return response(409, {"code": "conflict", "message": e.message, "details": None})
+
+    def _handle(self, event: dict[str, Any]) -> dict[str, Any]:
+        http = event.get("requestContext", {}).get("http", {})
+        method, path = http.get("method", "GET").upper(), event.get("rawPath") or "/"
+        user = auth.verify(auth.bearer(event.get("headers")), self.secret())
+        if user != self.owner:
+            raise Forbidden("this tool belongs to someone else")
+        if method == "GET" and path.rstrip("/") == "":
+            return response(200, self.describe())
+        for op_method, pattern, op in self._routes:
+            match = pattern.match(path)
+            if match and op_method == method:
+                return self.run(op, user, match.groupdict().get("id"), _query(event), _body(event, method))
+        raise RouteNotFound(f"no route {method} {path}")
+
+    def describe(self) -> dict[str, Any]:
+        """What the tool offers: title, operations and defaults."""
+        ops = [
+            {"id": op.id, "kind": op.kind, "method": op.method, "path": op.path, "summary": op.summary}
+            for op in self.program.operations
+        ]
+        return {
+            "tool_id": self.tool_id,
+            "title": self.program.title,
+            "operations": ops,
+            "defaults": self.program.defaults,
+        }
+
+    def run(self, op: Any, user: str, row_id: str | None, query: dict[str, str], body: Any) -> dict[str, Any]:
+        """Run one operation for ``user``."""
+        rows = RowStore(self.table, self.tool_id, user)
+        if isinstance(op, CreateOp):
+            data = check_object(body, self.program.entities[op.entity].fields)
+            return response(201, rows.create(op.entity, data))
+        if isinstance(op, ListOp):
+            return response(200, {"items": self._list(rows, op, query)})
+        if isinstance(op, GetOp):
+            return response(200, rows.get(op.entity, row_id or ""))
+        if isinstance(op, UpdateOp):
+            changes = check_object(body, self.program.entities[op.entity].fields, partial=True)
+            if not changes:
+                raise Invalid("nothing to change")
+            return response(200, rows.update(op.entity, row_id or "", changes))
+        if isinstance(op, DeleteOp):
+            rows.delete(op.entity, row_id or "")
+            return response(204)
+        if isinstance(op, AggregateOp):
+            return response(200, self._aggregate(rows, op))
+        if isinstance(op, ComputeOp):
+            inputs = check_object(query if op.method == "GET" else body, op.inputs, from_text=op.method == "GET")
+            return response(200, expressions.compute(op.outputs, inputs, op.constants))
+        if isinstance(op, FetchOp):
+            return response(200, run_fetch(self.program, op))
+        raise RouteNotFound(f"operation {op.id} has no handler")
+
+    def _list(self, rows: RowStore, op: ListOp, query: dict[str, str]) -> list[dict[str, Any]]:
+        limit = op.limit
+        if "limit" in query:
+            try:
+                limit = max(1, min(op.limit, int(query["limit"])))
+            except ValueError as e:
+                raise Invalid("limit must be a whole number", details={"limit": "expected integer"}) from e
+        items = rows.all(op.entity)
+        key, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
+        present = sorted((r for r in items if r.get(key) is not None), key=lambda r: r[key], reverse=reverse)
+        return (present + [r for r in items if r.get(key) is None])[:limit]
+
+    def _aggregate(self, rows: RowStore, op: AggregateOp) -> dict[str, Any]:
+        items = rows.all(op.entity)
+        columns = [*self.program.entities[op.entity].fields, "id", "created_at", "updated_at"]
+        if op.group_by is None:
+            return {"metrics": expressions.aggregate(op.metrics, items, columns)}
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for row in items:
+            groups.setdefault(str(row.get(op.group_by)), []).append(row)
+        return {
+            "groups": [
+                {"key": key, "metrics": expressions.aggregate(op.metrics, group, columns)}
+                for key, group in sorted(groups.items())
+            ]
+        }
+
+
+def _query(event: dict[str, Any]) -> dict[str, str]:
+    return dict(event.get("queryStringParameters") or {})
+
+
+def _body(event: dict[str, Any], method: str) -> Any:
+    if method in ("GET", "DELETE"):
+        return None
+    raw = event.get("body") or ""
+    if event.get("isBase64Encoded"):
+        try:
+            raw = base64.b64decode(raw).decode()
+        except (ValueError, UnicodeDecodeError) as e:
+            raise BadRequest("the body is not valid UTF-8") from e
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"the body is larger than {MAX_BODY} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError as e:
+        raise BadRequest("the body is not valid JSON") from e
+
+
+__all__ = ["ToolApp", "response"]

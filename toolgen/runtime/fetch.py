@@ -1,0 +1,119 @@
+"""Fetch operations: an HTTPS GET to an allow-listed public host, then JMESPath, sort and limit.
+
+Safety rules, all enforced here whatever the program says:
+- HTTPS only, GET only, no redirects followed (a 3xx is an error), a timeout well inside the Lambda's and a cap
+  on the response size;
+- the host must be in the program's allowed_hosts *and* in the platform's list for the tool's archetype, so a
+  planner (or a prompt injected into one) cannot widen it;
+- every address the host resolves to must be public: private, loopback, link-local (the metadata endpoint
+  169.254.169.254 among them), multicast and reserved addresses are refused, and the connection goes to the
+  address that was checked, so DNS cannot be re-pointed between the check and the connect.
+Tests point an allowed host at a loopback fixture server with TOOLGEN_FETCH_OVERRIDES, which only the
+operator's configuration of the tool function can set.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import json
+import os
+import socket
+import ssl
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import jmespath
+
+from toolgen.program import FetchOp, ToolProgram
+from toolgen.runtime.errors import Forbidden, UpstreamError
+
+PLATFORM_HOSTS: dict[str, frozenset[str]] = {
+    "weather_ranking": frozenset({"api.open-meteo.com"}),
+}
+TIMEOUT_S = 5.0
+MAX_BYTES = 1_000_000
+
+
+def _public_addresses(host: str, port: int) -> list[str]:
+    try:
+        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except socket.gaierror as e:
+        raise UpstreamError(f"cannot resolve {host}") from e
+    addresses = [str(info[4][0]) for info in infos]
+    for address in addresses:
+        ip = ipaddress.ip_address(address)
+        if not ip.is_global or ip.is_multicast:
+            raise Forbidden(f"{host} resolves to a non-public address")
+    return addresses
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS to a checked address, with the certificate verified for the host name."""
+
+    def __init__(self, host: str, address: str, **kwargs: Any) -> None:
+        super().__init__(host, context=ssl.create_default_context(), **kwargs)
+        self._address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self._address, self.port or 443), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def _overrides() -> dict[str, str]:
+    raw = os.environ.get("TOOLGEN_FETCH_OVERRIDES", "")
+    return json.loads(raw) if raw else {}
+
+
+def _get(url: str) -> Any:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    override = _overrides().get(host)
+    conn: http.client.HTTPConnection
+    if override:
+        o = urlsplit(override)
+        conn = http.client.HTTPConnection(o.hostname or "", o.port, timeout=TIMEOUT_S)
+    else:
+        conn = _PinnedHTTPSConnection(host, _public_addresses(host, 443)[0], timeout=TIMEOUT_S)
+    try:
+        conn.request("GET", target, headers={"Accept": "application/json", "User-Agent": "toolgen-runtime"})
+        response = conn.getresponse()
+        body = response.read(MAX_BYTES + 1)
+    except (OSError, http.client.HTTPException) as e:
+        raise UpstreamError(f"{host} did not answer: {e}") from e
+    finally:
+        conn.close()
+    if response.status != 200:
+        raise UpstreamError(f"{host} answered HTTP {response.status}")
+    if len(body) > MAX_BYTES:
+        raise UpstreamError(f"{host} answered more than {MAX_BYTES} bytes")
+    try:
+        return json.loads(body)
+    except ValueError as e:
+        raise UpstreamError(f"{host} answered something that is not JSON") from e
+
+
+def run_fetch(program: ToolProgram, op: FetchOp) -> dict[str, Any]:
+    """The operation's ranked items."""
+    host = urlsplit(op.url).hostname or ""
+    if host not in program.allowed_hosts or host not in PLATFORM_HOSTS.get(program.archetype, frozenset()):
+        raise Forbidden(f"{host} is not an allowed host for this tool")
+    data = _get(op.url + ("?" + urlencode(op.query) if op.query else ""))
+    if isinstance(data, dict):  # many APIs answer one object for one place and a list for several
+        data = [data]
+    try:
+        selected = jmespath.search(op.select, data)
+    except jmespath.exceptions.JMESPathError as e:
+        raise UpstreamError(f"the answer from {host} has an unexpected shape") from e
+    if not isinstance(selected, list) or not all(isinstance(x, dict) for x in selected):
+        raise UpstreamError(f"the answer from {host} has an unexpected shape")
+    items = [dict(x) for x in selected]
+    for item, label in zip(items, op.labels, strict=False):
+        item[op.label_field] = label
+    if op.sort:
+        key = op.sort.lstrip("-")
+        present = [i for i in items if i.get(key) is not None]
+        present.sort(key=lambda i: i[key], reverse=op.sort.startswith("-"))
+        items = present + [i for i in items if i.get(key) is None]
+    return {"items": items[: op.limit]}

@@ -1,0 +1,102 @@
+"""Typed input checking for tool calls: every value a person sends is checked against its FieldSpec."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from typing import Any
+
+from toolgen.program import FieldSpec
+from toolgen.runtime.errors import Invalid
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TIME = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+
+
+def today() -> str:
+    """Today's date in UTC, ISO format."""
+    return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def _number(name: str, value: Any, spec: FieldSpec, from_text: bool) -> float | int:
+    if from_text and isinstance(value, str):
+        try:
+            value = float(value) if spec.type == "number" else int(value)
+        except ValueError as e:
+            raise Invalid(f"{name} must be a {spec.type}", details={name: "not a number"}) from e
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Invalid(f"{name} must be a {spec.type}", details={name: f"expected {spec.type}"})
+    if spec.type == "integer" and (isinstance(value, float) and not value.is_integer()):
+        raise Invalid(f"{name} must be a whole number", details={name: "expected integer"})
+    if not math.isfinite(value) or abs(value) > 1e15:
+        raise Invalid(f"{name} is out of range", details={name: "out of range"})
+    if spec.minimum is not None and value < spec.minimum:
+        raise Invalid(f"{name} must be at least {spec.minimum:g}", details={name: "too small"})
+    if spec.maximum is not None and value > spec.maximum:
+        raise Invalid(f"{name} must be at most {spec.maximum:g}", details={name: "too large"})
+    return int(value) if spec.type == "integer" else value
+
+
+def check_value(name: str, value: Any, spec: FieldSpec, *, from_text: bool = False) -> Any:
+    """``value`` converted to the field's type, or Invalid saying what is wrong."""
+    if spec.type in ("number", "integer"):
+        return _number(name, value, spec, from_text)
+    if spec.type == "boolean":
+        if from_text and isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        if not isinstance(value, bool):
+            raise Invalid(f"{name} must be true or false", details={name: "expected boolean"})
+        return value
+    if not isinstance(value, str):
+        raise Invalid(f"{name} must be text", details={name: "expected string"})
+    if spec.type == "date":
+        try:  # the pattern first: fromisoformat alone also takes forms such as 20261231
+            return dt.date.fromisoformat(value).isoformat() if _DATE.match(value) else _bad_date(name)
+        except ValueError as e:
+            raise Invalid(f"{name} must be a date like 2026-12-31", details={name: "expected YYYY-MM-DD"}) from e
+    if spec.type == "time":
+        if not _TIME.match(value):
+            raise Invalid(f"{name} must be a time like 06:30", details={name: "expected HH:MM"})
+        return value
+    if len(value) > spec.max_length:
+        raise Invalid(f"{name} is longer than {spec.max_length} characters", details={name: "too long"})
+    if any(ord(c) < 32 and c not in "\n\t" for c in value):
+        raise Invalid(f"{name} holds control characters", details={name: "control characters"})
+    if spec.enum and value not in spec.enum:
+        raise Invalid(f"{name} must be one of {', '.join(spec.enum)}", details={name: "not allowed"})
+    return value
+
+
+def _bad_date(name: str) -> str:
+    raise Invalid(f"{name} must be a date like 2026-12-31", details={name: "expected YYYY-MM-DD"})
+
+
+def _default(spec: FieldSpec) -> Any:
+    return today() if spec.default == "$today" else spec.default
+
+
+def check_object(
+    data: Any, fields: dict[str, FieldSpec], *, partial: bool = False, from_text: bool = False
+) -> dict[str, Any]:
+    """A whole input object checked: unknown names refused, defaults filled (unless ``partial``), all errors at once."""
+    if not isinstance(data, dict):
+        raise Invalid("the body must be a JSON object")
+    problems: dict[str, str] = {name: "unknown field" for name in data if name not in fields}
+    result: dict[str, Any] = {}
+    for name, spec in fields.items():
+        value = data.get(name)
+        if value is None and not partial:
+            value = _default(spec)
+        if value is None:
+            if spec.required and not partial:
+                problems[name] = "required"
+            continue
+        try:
+            result[name] = check_value(name, value, spec, from_text=from_text)
+        except Invalid as e:
+            problems.update(e.details_value or {name: e.message})
+    if problems:
+        summary = "; ".join(f"{k}: {v}" for k, v in problems.items())
+        raise Invalid(f"invalid input ({summary})", details=problems)
+    return result

@@ -1,0 +1,155 @@
+"""Pages from ui_templates/: one Jinja Environment per process, autoescape on, StrictUndefined.
+
+The page's script and style are inline and allowed by their SHA-256 in the Content-Security-Policy, so the page
+is one self-contained file (it can be served from the bucket as is) and no other script can run in it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from toolgen.paths import TEMPLATES
+from toolgen.program import ToolProgram
+from toolgen.ui.theme import THEME, tokens
+
+_LABELS = {
+    "en": {
+        "asked": "You asked",
+        "toggle_mode": "Light / dark",
+        "token_title": "Sign in",
+        "token": "Access token",
+        "save": "Save",
+        "add": "Add",
+        "delete": "Delete",
+        "empty": "Nothing here yet.",
+        "saved": "Saved.",
+        "load": "Load",
+        "run": "Run",
+    },
+    "zh": {
+        "asked": "你的需求",
+        "toggle_mode": "浅色 / 深色",
+        "token_title": "登录",
+        "token": "访问令牌",
+        "save": "保存",
+        "add": "添加",
+        "delete": "删除",
+        "empty": "还没有记录。",
+        "saved": "已保存。",
+        "load": "加载",
+        "run": "计算",
+    },
+}
+_METRICS_ZH = {
+    "runs": "次数",
+    "total_distance": "总距离",
+    "longest": "最长",
+    "pace_min_per_km": "配速（分钟/公里）",
+    "pace_min_per_mi": "配速（分钟/英里）",
+    "streak_days": "连续天数",
+    "days": "天数",
+    "current_streak": "当前连续",
+    "last_day": "最近一次",
+    "total": "总数",
+    "done": "已完成",
+    "open": "未完成",
+    "result": "结果",
+}
+
+
+_SERVER_SIDE = {"url", "query", "select", "constants", "outputs", "metrics"}
+
+
+@dataclass(frozen=True)
+class Page:
+    html: str
+    csp: str
+
+
+def templates_dir() -> Path:
+    """ui_templates/, beside the toolgen package both in the repository and in the base layer."""
+    return TEMPLATES
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(templates_dir()),
+        autoescape=select_autoescape(["html", "j2"], default_for_string=True, default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.policies["json.dumps_kwargs"] = {"sort_keys": False, "ensure_ascii": False}  # keep the program's field order
+    return env
+
+
+def _trusted(text: str, what: str) -> Markup:
+    """Our own script or style, inserted verbatim (escaping it would break it and its CSP hash)."""
+    if "</" in text or "<!--" in text:
+        raise ValueError(f"the page's {what} must not contain '</' or '<!--'")
+    return Markup(text)  # noqa: S704 - from ui_templates/, never from a person
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
+    lang = program.ui.lang
+    metric_names = {m for op in program.operations for m in (getattr(op, "metrics", None) or {})}
+    metric_names |= {o for op in program.operations for o in (getattr(op, "outputs", None) or {})}
+    metrics = {m: (_METRICS_ZH.get(m, m) if lang == "zh" else m.replace("_", " ").capitalize()) for m in metric_names}
+    return {
+        "tool_url": tool_url,
+        "lang": lang,
+        "labels": {**_LABELS[lang], "metrics": metrics},
+        "entities": {name: e.model_dump() for name, e in program.entities.items()},
+        # The page needs routes and fields, not how an operation is computed or where it fetches from.
+        "operations": [op.model_dump(exclude=_SERVER_SIDE) for op in program.operations],
+    }
+
+
+def render_page(program: ToolProgram, tool_url: str) -> Page:
+    """The tool's page and the Content-Security-Policy it must be served with."""
+    env = environment()
+    css = env.get_template("theme.css.j2").render(t=tokens(templates_dir())).strip()
+    script = (templates_dir() / "tool.js").read_text()
+    csp = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {_sha256(script)}",
+            f"style-src {_sha256(css)}",
+            f"connect-src {_origin(tool_url)}",
+            "img-src data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors 'none'",
+        ]
+    )
+    html = env.get_template("page.html.j2").render(
+        program=program,
+        lang=program.ui.lang,
+        theme=THEME,
+        mode=program.ui.mode,
+        labels=_LABELS[program.ui.lang],
+        csp=csp,
+        css=_trusted(css, "style"),
+        script=_trusted(script, "script"),
+        config=_config(program, tool_url),
+    )
+    return Page(html=html, csp=csp)
