@@ -1,0 +1,229 @@
+"""The platform API's routes (Powertools REST resolver with pydantic validation and an OpenAPI document).
+
+Identity: every route but health, the OpenAPI document and pages needs ``Authorization: Bearer <token>``; the
+token is checked before the request is routed or validated (a caller without one learns nothing about the
+routes), and the user it names is the only user a handler ever reads or writes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+from botocore.exceptions import ClientError
+
+from toolgen import __version__, auth
+from toolgen.api.errors import error_response, status_of
+from toolgen.api.services import services
+from toolgen.aws import translate
+from toolgen.errors import AuthError, ToolgenError
+from toolgen.ids import sortable_id
+from toolgen.models import (
+    Accepted,
+    ErrorBody,
+    Health,
+    Job,
+    JobMessage,
+    JobView,
+    MemoryList,
+    MemoryView,
+    NewMemoryRequest,
+    NewToolRequest,
+    StageView,
+    ToolDetail,
+    ToolList,
+    ToolRecord,
+    ToolSummary,
+)
+from toolgen.table import rows_pk
+
+app = APIGatewayRestResolver(enable_validation=True)
+PUBLIC = re.compile(r"^/(v1/health|v1/openapi\.json|p/[^/]+/?)$")
+PAGE_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+ERRORS: dict[int, OpenAPIResponse] = {
+    401: {"description": "Missing or invalid bearer token", "content": {"application/json": {"model": ErrorBody}}},
+    404: {"description": "Not found (or not yours)", "content": {"application/json": {"model": ErrorBody}}},
+    422: {"description": "Invalid request", "content": {"application/json": {"model": ErrorBody}}},
+}
+
+
+def handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Authenticate, then route. The Lambda handler's only call."""
+    path = event.get("path") or "/"
+    if not PUBLIC.match(path):
+        try:
+            user = auth.verify(auth.bearer(event.get("headers")), services().settings.secret)
+        except AuthError as e:
+            body = {"code": e.code, "message": e.message, "details": None}
+            headers = {"Content-Type": "application/json", "WWW-Authenticate": "Bearer"}
+            return {"statusCode": 401, "headers": headers, "body": json.dumps(body), "isBase64Encoded": False}
+        app.append_context(user=user)
+    return app.resolve(event, context)
+
+
+def _user() -> str:
+    return str(app.context["user"])
+
+
+def _base_url() -> str:
+    """Where this API is reached: configured (embedded default), else read from the request (API Gateway)."""
+    configured = services().settings.public_base_url
+    if configured:
+        return configured
+    ctx = app.current_event.request_context
+    return f"https://{ctx.domain_name}/{ctx.stage}"
+
+
+@app.exception_handler(ToolgenError)
+def _toolgen_error(e: ToolgenError) -> Response:
+    return error_response(status_of(e), e.code, e.message, e.details or None)
+
+
+@app.exception_handler(RequestValidationError)
+def _invalid(e: RequestValidationError) -> Response:
+    details = [{"loc": list(err.get("loc", ())), "type": err.get("type"), "msg": err.get("msg")} for err in e.errors()]
+    where = ", ".join(".".join(str(p) for p in d["loc"]) for d in details)
+    return error_response(422, "invalid_input", f"invalid request: {where}", details)
+
+
+@app.not_found
+def _not_found(_: Exception) -> Response:
+    return error_response(404, "not_found", f"no route {app.current_event.http_method} {app.current_event.path}")
+
+
+@app.get("/v1/health")
+def health() -> Health:
+    return Health(version=__version__)
+
+
+@app.get("/v1/openapi.json", include_in_schema=False)
+def openapi() -> Response[str]:
+    document = app.get_openapi_json_schema(
+        title="toolgen platform API",
+        version=__version__,
+        openapi_version="3.1.0",
+        security_schemes={"bearerAuth": {"type": "http", "scheme": "bearer"}},  # type: ignore[dict-item]
+        security=[{"bearerAuth": []}],
+    )
+    return Response(200, content_types.APPLICATION_JSON, document)
+
+
+@app.post(
+    "/v1/tools",
+    responses={
+        202: {"description": "Accepted: the job is queued", "content": {"application/json": {"model": Accepted}}},
+        **ERRORS,
+    },
+)
+def create_tool(body: NewToolRequest) -> Response[Accepted]:
+    svc = services()
+    job = svc.jobs.create(Job(job_id=sortable_id("j"), user=_user(), prompt=body.prompt))
+    try:
+        message = JobMessage(job_id=job.job_id, user=job.user, prompt=job.prompt)
+        svc.sqs.send_message(QueueUrl=svc.settings.jobs_queue_url, MessageBody=message.model_dump_json())
+    except ClientError as e:  # never leave a job that no worker will ever see
+        job.status, job.error = "failed", "the job could not be queued; please try again"
+        svc.jobs.save(job)
+        raise translate(e, "sqs send_message") from e
+    url = f"{_base_url()}/v1/jobs/{job.job_id}"
+    return Response(
+        202, content_types.APPLICATION_JSON, Accepted(job_id=job.job_id, status_url=url), headers={"Location": url}
+    )
+
+
+@app.get("/v1/jobs/<job_id>", responses=ERRORS)
+def get_job(job_id: str) -> JobView:
+    job = services().jobs.get(_user(), job_id)
+    return JobView(
+        job_id=job.job_id,
+        status=job.status,
+        prompt=job.prompt,
+        tool_id=job.tool_id,
+        stages=[StageView(name=s.name, status=s.status, ms=s.ms) for s in job.stages],
+        tool_url=job.tool_url if job.status == "succeeded" else None,
+        ui_url=f"{_base_url()}{job.ui_path}" if job.status == "succeeded" and job.ui_path else None,
+        error=job.error,
+        question=job.question,
+    )
+
+
+def _summary(record: ToolRecord) -> dict[str, Any]:
+    return {
+        "tool_id": record.tool_id,
+        "title": record.title,
+        "archetype": record.archetype,
+        "tool_url": record.tool_url,
+        "ui_url": f"{_base_url()}{record.ui_path}",
+        "created_at": record.created_at,
+    }
+
+
+@app.get("/v1/tools", responses=ERRORS)
+def list_tools() -> ToolList:
+    return ToolList(tools=[ToolSummary(**_summary(r)) for r in services().tools.list(_user())])
+
+
+@app.get("/v1/tools/<tool_id>", responses=ERRORS)
+def get_tool(tool_id: str) -> ToolDetail:
+    record = services().tools.get(_user(), tool_id)
+    return ToolDetail(
+        **_summary(record),
+        prompt=record.prompt,
+        program=record.program,
+        openapi=record.openapi,
+        memories=record.memories,
+    )
+
+
+@app.delete("/v1/tools/<tool_id>", responses={204: {"description": "Deleted"}, **ERRORS})
+def delete_tool(tool_id: str) -> Response[None]:
+    svc, user = services(), _user()
+    record = svc.tools.get(user, tool_id)
+    svc.deployer.delete(record.function_name)
+    svc.table.delete_prefix(rows_pk(tool_id, user))
+    svc.pages.delete(tool_id)
+    svc.tools.delete(user, tool_id)  # last: while any part remains, the record still points at it
+    return Response(204, None, None)
+
+
+def _memory_view(memory: Any) -> MemoryView:
+    return MemoryView(**memory.model_dump(include=set(MemoryView.model_fields)))
+
+
+@app.post(
+    "/v1/memories",
+    responses={201: {"description": "Remembered", "content": {"application/json": {"model": MemoryView}}}, **ERRORS},
+)
+def add_memory(body: NewMemoryRequest) -> Response[MemoryView]:
+    memory = services().memories.add(_user(), body.text)
+    return Response(201, content_types.APPLICATION_JSON, _memory_view(memory))
+
+
+@app.get("/v1/memories", responses=ERRORS)
+def list_memories() -> MemoryList:
+    return MemoryList(memories=[_memory_view(m) for m in services().memories.list(_user())])
+
+
+@app.delete("/v1/memories/<memory_id>", responses={204: {"description": "Forgotten"}, **ERRORS})
+def delete_memory(memory_id: str) -> Response[None]:
+    services().memories.delete(_user(), memory_id)
+    return Response(204, None, None)
+
+
+@app.get("/p/<tool_id>", include_in_schema=False)
+def page(tool_id: str) -> Response[str]:
+    """A tool's page, public by its unguessable id; it holds no data, which it reads with the person's token."""
+    found = services().pages.get(tool_id)
+    headers = {**PAGE_HEADERS, "Content-Security-Policy": found.csp}
+    return Response(200, "text/html; charset=utf-8", found.html, headers=headers)
+
+
+__all__ = ["app", "handle", "status_of"]

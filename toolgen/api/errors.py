@@ -1,0 +1,34 @@
+"""Error types to HTTP status codes: the one table (STYLE.md habit 6), and the JSON body every error has."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response, content_types
+
+from toolgen import errors
+
+STATUS: dict[type[errors.ToolgenError], int] = {
+    errors.InvalidInputError: 400,
+    errors.AuthError: 401,
+    errors.ForbiddenError: 403,
+    errors.NotFoundError: 404,
+    errors.ConflictError: 409,
+    errors.ConfigError: 500,
+    errors.AWSError: 503,
+}
+
+
+def status_of(error: errors.ToolgenError) -> int:
+    """The HTTP status for an error, by the nearest type in the table."""
+    for cls in type(error).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 500
+
+
+def error_response(status: int, code: str, message: str, details: Any = None) -> Response:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
+    body = json.dumps({"code": code, "message": message, "details": details})
+    return Response(status, content_types.APPLICATION_JSON, body, headers=headers)

@@ -1,0 +1,222 @@
+"""The pipeline: one job, seven stages, each timed and recorded on the job as it runs.
+
+classify -> recall -> plan -> specify -> deploy -> render -> probe. A job ends ``succeeded`` only after the
+probe's real call to the deployed tool answers; it ends ``failed`` with its reason otherwise, and then whatever
+it had made (function, page) is removed again, so no half-made tool is left. A request that is not clear
+enough ends ``needs_clarification`` with a question, and nothing is deployed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen import auth, ids
+from toolgen.config import Settings
+from toolgen.deploy import Deployer, FunctionSpec, tool_package
+from toolgen.deploy.invoke import Invoker, LambdaInvoker, url_event
+from toolgen.errors import StageError, ToolgenError
+from toolgen.intent import classify
+from toolgen.intent.classify import clarifying_question
+from toolgen.jobs import JobStore
+from toolgen.memory import DynamoMemoryStore, MemoryStore, memory_block, recall
+from toolgen.models import Job, JobMessage, RecalledMemory, ToolRecord
+from toolgen.planner import OfflinePlanner, Planner
+from toolgen.program import AggregateOp, ComputeOp, ListOp, ToolProgram
+from toolgen.spec import build_spec, validate_spec
+from toolgen.table import DynamoTable, ItemTable
+from toolgen.tools import ToolStore
+from toolgen.ui import render_page
+from toolgen.ui.pages import PageStore
+
+logger = logging.getLogger(__name__)
+TERMINAL = ("succeeded", "failed", "needs_clarification")
+# Operator configuration a tool function inherits from the worker (never from a request).
+PASSTHROUGH_ENV = ("TOOLGEN_FETCH_OVERRIDES", "POWERTOOLS_LOG_LEVEL")
+
+
+@dataclass
+class Services:
+    """Everything the pipeline talks to; each piece can be replaced in tests."""
+
+    settings: Settings
+    table: ItemTable
+    jobs: JobStore
+    tools: ToolStore
+    memories: MemoryStore
+    pages: PageStore
+    deployer: Deployer
+    invoker: Invoker
+    planner: Planner
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, invoker: Invoker | None = None) -> Services:
+        table = DynamoTable(settings.table_name)
+        return cls(
+            settings=settings,
+            table=table,
+            jobs=JobStore(table),
+            tools=ToolStore(table),
+            memories=DynamoMemoryStore(table),
+            pages=PageStore(settings.bucket_name),
+            deployer=Deployer(),
+            invoker=invoker or LambdaInvoker(),
+            planner=OfflinePlanner(),
+        )
+
+
+@contextmanager
+def _stage(job: Job, name: str, jobs: JobStore) -> Iterator[None]:
+    stage = job.stage(name)
+    stage.status = "running"
+    jobs.save(job)
+    started = time.perf_counter()
+    try:
+        yield
+    except Exception:
+        stage.status, stage.ms = "failed", round((time.perf_counter() - started) * 1000, 1)
+        raise
+    stage.status, stage.ms = "succeeded", round((time.perf_counter() - started) * 1000, 1)
+    jobs.save(job)
+
+
+@dataclass
+class _Made:
+    """What this run created, so a failure can remove it."""
+
+    function_name: str | None = None
+    page_tool_id: str | None = None
+
+
+def process(message: JobMessage, services: Services) -> Job:
+    """Run a queued job to its end; the job as it ended. Raises only when the job itself cannot be saved."""
+    job = services.jobs.get(message.user, message.job_id)
+    if job.status in TERMINAL:  # a redelivered message: the job already ended
+        return job
+    job.status = "running"
+    made = _Made()
+    try:
+        _run(job, services, made)
+    except Exception as e:  # every failure ends the job with its reason and removes what was made
+        reason = e.message if isinstance(e, ToolgenError) else f"internal error: {type(e).__name__}"
+        if not isinstance(e, ToolgenError):
+            logger.exception("job %s failed unexpectedly", job.job_id)
+        _undo(made, services)
+        job.status, job.error = "failed", reason
+        for stage in job.stages:
+            if stage.status in ("pending", "running"):
+                stage.status = "skipped" if stage.status == "pending" else "failed"
+    services.jobs.save(job)
+    return job
+
+
+def _run(job: Job, services: Services, made: _Made) -> None:
+    s, jobs = services.settings, services.jobs
+    with _stage(job, "classify", jobs):
+        intent = classify(job.prompt)
+    if intent.archetype is None:
+        job.status, job.question = "needs_clarification", clarifying_question(intent)
+        for stage in job.stages[1:]:
+            stage.status = "skipped"
+        return
+    with _stage(job, "recall", jobs):
+        recalled = recall(services.memories.list(job.user), job.prompt, intent, threshold=s.memory_threshold)
+        context = memory_block(recalled)
+    with _stage(job, "plan", jobs):
+        program = services.planner.plan(job.prompt, intent, recalled, context)
+        job.tool_id = job.tool_id or ids.tool_id()  # kept on the job, so a retried job reuses its function
+    tool_id, function_name = job.tool_id, s.tool_function_prefix + job.tool_id
+    with _stage(job, "specify", jobs):
+        expected_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else "https://tool.invalid"
+        spec = build_spec(program, expected_url)
+        validate_spec(spec)
+    with _stage(job, "deploy", jobs):
+        made.function_name = function_name
+        function_url = services.deployer.deploy(_function_spec(s, program, function_name, tool_id, job.user))
+        job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else function_url.rstrip("/")
+        spec["servers"] = [{"url": job.tool_url}]
+    with _stage(job, "render", jobs):
+        made.page_tool_id = tool_id
+        services.pages.put(tool_id, render_page(program, job.tool_url))
+        job.ui_path = f"/p/{tool_id}"
+    with _stage(job, "probe", jobs):
+        _probe(services, program, function_name, job.user)
+    services.tools.put(
+        ToolRecord(
+            tool_id=tool_id,
+            user=job.user,
+            title=program.title,
+            archetype=program.archetype,
+            prompt=job.prompt,
+            function_name=function_name,
+            tool_url=job.tool_url,
+            ui_path=job.ui_path,
+            job_id=job.job_id,
+            program=program.model_dump(mode="json"),
+            openapi=spec,
+            memories=_used(recalled, program),
+        )
+    )
+    services.memories.mark_used(job.user, program.provenance.memories, tool_id)
+    job.status = "succeeded"
+
+
+def _used(recalled: list[RecalledMemory], program: ToolProgram) -> list[RecalledMemory]:
+    shaped = set(program.provenance.memories)
+    return [m for m in recalled if m.memory_id in shaped]
+
+
+def _function_spec(s: Settings, program: ToolProgram, name: str, tool_id: str, user: str) -> FunctionSpec:
+    env = {"TABLE_NAME": s.table_name, "TOOL_ID": tool_id, "TOOL_OWNER": user}
+    env.update({"TOOLGEN_SECRET": s.secret_value} if s.secret_value else {"TOOLGEN_SECRET_ARN": s.secret_arn})
+    env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if os.environ.get(k)})
+    return FunctionSpec(
+        function_name=name,
+        role_arn=s.tool_role_arn,
+        layer_arn=s.base_layer_arn,
+        package=tool_package(program),
+        timeout_s=min(s.tool_timeout_s, program.limits.timeout_s),
+        concurrency=min(s.tool_concurrency, program.limits.concurrency),
+        memory_mb=s.tool_memory_mb,
+        environment=env,
+        tags={"toolgen:user": user, "toolgen:tool": tool_id, "toolgen:archetype": program.archetype},
+    )
+
+
+def probe_request(program: ToolProgram) -> tuple[str, str, dict[str, str]]:
+    """(method, path, query) of the call that proves a tool works without changing its data or going outside."""
+    for op in program.operations:
+        if isinstance(op, ListOp | AggregateOp):
+            return "GET", op.path, {}
+    for op in program.operations:
+        if (
+            isinstance(op, ComputeOp)
+            and op.method == "GET"
+            and all(spec.default is not None or not spec.required for spec in op.inputs.values())
+        ):
+            return "GET", op.path, {k: str(v.default) for k, v in op.inputs.items() if v.default is not None}
+    return "GET", "/", {}
+
+
+def _probe(services: Services, program: ToolProgram, function_name: str, user: str) -> None:
+    method, path, query = probe_request(program)
+    token = auth.mint(user, services.settings.secret, ttl_s=120)
+    result: dict[str, Any] = services.invoker.invoke(function_name, url_event(method, path, token=token, query=query))
+    status = int(result.get("statusCode", 200))
+    if not 200 <= status < 300:
+        raise StageError("probe", f"{method} {path} answered {status}: {str(result.get('body', ''))[:200]}")
+
+
+def _undo(made: _Made, services: Services) -> None:
+    try:
+        if made.function_name:
+            services.deployer.delete(made.function_name)
+        if made.page_tool_id:
+            services.pages.delete(made.page_tool_id)
+    except ToolgenError:
+        logger.exception("could not remove what a failed job made: %s", made)

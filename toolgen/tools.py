@@ -1,0 +1,49 @@
+"""Tool records: what a person's tool is and where it lives (``USER#u`` / ``TOOL#id``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolgen.errors import NotFoundError
+from toolgen.ids import TOOL_ID_RE
+from toolgen.models import ToolRecord
+from toolgen.table import ItemTable, user_pk
+
+# Program and spec are stored as JSON text: nested documents, read whole, never queried inside.
+_JSON_FIELDS = ("program", "openapi")
+
+
+def _to_item(record: ToolRecord) -> dict[str, Any]:
+    data = record.model_dump(mode="json")
+    for name in _JSON_FIELDS:
+        data[name] = json.dumps(data[name])
+    return {"pk": user_pk(record.user), "sk": f"TOOL#{record.tool_id}", **data}
+
+
+def _from_item(item: dict[str, Any]) -> ToolRecord:
+    data = {k: v for k, v in item.items() if k not in ("pk", "sk")}
+    for name in _JSON_FIELDS:
+        data[name] = json.loads(data[name])
+    return ToolRecord.model_validate(data)
+
+
+class ToolStore:
+    def __init__(self, table: ItemTable) -> None:
+        self.table = table
+
+    def put(self, record: ToolRecord) -> None:
+        self.table.put(_to_item(record))
+
+    def get(self, user: str, tool_id: str) -> ToolRecord:
+        """The tool, if it is this user's (another user's tool is reported as missing)."""
+        item = self.table.get(user_pk(user), f"TOOL#{tool_id}") if TOOL_ID_RE.match(tool_id) else None
+        if item is None:
+            raise NotFoundError(f"no tool {tool_id}")
+        return _from_item(item)
+
+    def list(self, user: str) -> list[ToolRecord]:
+        return [_from_item(i) for i in self.table.query(user_pk(user), "TOOL#", newest_first=True)]
+
+    def delete(self, user: str, tool_id: str) -> None:
+        self.table.delete(user_pk(user), f"TOOL#{tool_id}")

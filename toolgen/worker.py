@@ -1,0 +1,28 @@
+"""The worker's record handler: one SQS message is one job, run to its end by the pipeline.
+
+A job that fails ends ``failed`` on its record and its message is done; only a failure to record the job at all
+(the table unreachable, say) raises, so the message is retried and, after the queue's maxReceiveCount, moved
+to the DLQ.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
+from toolgen.config import Settings
+from toolgen.models import JobMessage
+from toolgen.pipeline import Services, process
+
+
+@cache
+def services() -> Services:
+    return Services.from_settings(
+        Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret")
+    )
+
+
+def record_handler(record: SQSRecord) -> str:
+    job = process(JobMessage.model_validate_json(record.body), services())
+    return job.status
