@@ -1,0 +1,110 @@
+"""The e2e tier: `toolgen serve` in a subprocess on a free port, driven over real HTTP like a person would."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolgen import auth
+
+SECRET = "e2e-secret"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Server:
+    url: str
+    aws_endpoint: str
+    home: Path
+
+    def token(self, user: str) -> str:
+        return auth.mint(user, SECRET)
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: Any
+
+
+def http(
+    method: str, url: str, *, token: str | None = None, body: Any = None, raw: bytes | None = None, timeout: float = 30
+) -> Reply:
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    headers = {"Content-Type": "application/json"} if data is not None else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            status, got_headers, text = resp.status, dict(resp.headers), resp.read()
+    except urllib.error.HTTPError as e:
+        status, got_headers, text = e.code, dict(e.headers), e.read()
+    try:
+        parsed = json.loads(text) if text else None
+    except ValueError:
+        parsed = text.decode()
+    return Reply(status, got_headers, parsed)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    home = tmp_path_factory.mktemp("serve-home")
+    env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1"}
+    log = (home / "serve.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    deadline, line = time.monotonic() + 90, ""
+    while time.monotonic() < deadline and proc.poll() is None:
+        line = proc.stdout.readline()
+        if "serving on" in line:
+            break
+    match = re.search(r"serving on (\S+)\s+\(AWS emulator: (\S+)\)", line)
+    if not match:
+        proc.kill()
+        pytest.fail(f"toolgen serve did not start: {(home / 'serve.log').read_text()[-2000:]}")
+    yield Server(url=match.group(1), aws_endpoint=match.group(2), home=home)
+    proc.terminate()
+    try:
+        assert proc.wait(timeout=20) == 0, "toolgen serve did not stop cleanly on SIGTERM"
+    finally:
+        proc.kill()
+        proc.stdout.close()
+        log.close()
+
+
+def wait_for_job(server: Server, job_id: str, token: str, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = http("GET", f"{server.url}/v1/jobs/{job_id}", token=token).body
+        if job["status"] in ("succeeded", "failed", "needs_clarification"):
+            return job
+        time.sleep(0.1)
+    raise AssertionError(f"job {job_id} did not finish: {job}")
+
+
+def generate(server: Server, prompt: str, user: str = "alice") -> dict:
+    token = server.token(user)
+    accepted = http("POST", f"{server.url}/v1/tools", token=token, body={"prompt": prompt})
+    assert accepted.status == 202, accepted.body
+    return wait_for_job(server, accepted.body["job_id"], token)

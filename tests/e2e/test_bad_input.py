@@ -1,0 +1,74 @@
+"""Bad input and the wrong caller get a clear 4xx with a machine-readable code; never a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import generate, http
+
+
+@pytest.fixture(scope="module")
+def alices_tool(server) -> dict:
+    return generate(server, "a todo list for my chores", user="alice")
+
+
+@pytest.mark.parametrize(
+    ("body", "raw"),
+    [
+        ({}, None),
+        ({"prompt": ""}, None),
+        ({"prompt": "x", "extra": 1}, None),
+        (None, b"{oops"),
+        (None, b""),
+        ({"prompt": 42}, None),
+    ],
+)
+def test_bad_tool_requests_are_422(server, body, raw):
+    reply = http("POST", f"{server.url}/v1/tools", token=server.token("alice"), body=body, raw=raw)
+    assert reply.status == 422
+    assert reply.body["code"] == "invalid_input" and reply.body["message"]
+
+
+@pytest.mark.parametrize("token", [None, "not-a-token", "tg1.e30.c2ln"])
+def test_missing_or_bad_token_is_401(server, token):
+    reply = http("GET", f"{server.url}/v1/tools", token=token)
+    assert reply.status == 401 and reply.body["code"] == "unauthorized"
+    assert reply.headers["WWW-Authenticate"] == "Bearer"
+
+
+def test_unknown_tool_job_and_route_are_404(server):
+    token = server.token("alice")
+    for path in ("/v1/tools/t0000000000000000000z", "/v1/jobs/j0000000000000000000z", "/v1/no/such/route"):
+        reply = http("GET", f"{server.url}{path}", token=token)
+        assert reply.status == 404 and reply.body["code"] == "not_found", path
+    assert http("GET", f"{server.url}/t/t0000000000000000000z/tasks", token=token).status == 404
+    assert http("GET", f"{server.url}/p/t0000000000000000000z").status == 404
+
+
+def test_another_persons_tool_cannot_be_seen_used_or_deleted(server, alices_tool):
+    bob = server.token("bob")
+    tool_id = alices_tool["tool_id"]
+    assert http("GET", f"{server.url}/v1/tools/{tool_id}", token=bob).status == 404
+    assert http("GET", f"{server.url}/v1/jobs/{alices_tool['job_id']}", token=bob).status == 404
+    assert http("DELETE", f"{server.url}/v1/tools/{tool_id}", token=bob).status == 404
+    assert tool_id not in [t["tool_id"] for t in http("GET", f"{server.url}/v1/tools", token=bob).body["tools"]]
+    reply = http("POST", f"{alices_tool['tool_url']}/tasks", token=bob, body={"title": "bob was here"})
+    assert reply.status == 403 and reply.body["code"] == "forbidden"
+    items = http("GET", f"{alices_tool['tool_url']}/tasks", token=server.token("alice")).body["items"]
+    assert "bob was here" not in [i["title"] for i in items]
+
+
+def test_bad_tool_input_is_422_with_each_problem(server, alices_tool):
+    reply = http(
+        "POST",
+        f"{alices_tool['tool_url']}/tasks",
+        token=server.token("alice"),
+        body={"title": "x" * 201, "priority": "urgent", "done": "yes", "owner": "bob"},
+    )
+    assert reply.status == 422
+    assert set(reply.body["details"]) == {"title", "priority", "done", "owner"}
+
+
+def test_oversized_body_is_refused_before_any_function_runs(server):
+    reply = http("POST", f"{server.url}/v1/tools", token=server.token("alice"), raw=b"x" * (6 * 1024 * 1024 + 1))
+    assert reply.status == 413

@@ -1,0 +1,84 @@
+"""The `toolgen` command as a person uses it: offline classify/spec, and new/invoke/tools against the platform."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+from openapi_spec_validator import validate
+
+from toolgen import auth
+
+
+def toolgen(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "toolgen.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+def test_classify_json_has_the_documented_shape():
+    done = toolgen("classify", "我想记录每天晨跑", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "archetype": "run_log",
+        "confidence": json.loads(done.stdout)["confidence"],
+        "slots": {"time_of_day": "morning"},
+        "needs_external_api": False,
+    }
+    assert 0.45 <= json.loads(done.stdout)["confidence"] <= 1
+
+
+def test_spec_prints_a_valid_document_without_deploying():
+    done = toolgen("spec", "rank Beijing, Shanghai and Guangzhou by max temperature", "--json")
+    assert done.returncode == 0, done.stderr
+    spec = json.loads(done.stdout)
+    validate(spec)
+    assert [op["operationId"] for op in spec["paths"]["/ranking"].values()] == ["rankCities"]
+
+
+def test_spec_of_an_unclear_request_explains_and_fails():
+    done = toolgen("spec", "write my thesis", "--json")
+    assert done.returncode == 2 and "not clear enough" in done.stderr and done.stdout == ""
+
+
+def test_token_is_minted_with_the_local_secret(tmp_path):
+    done = toolgen("token", "--user", "zoe", env={"TOOLGEN_HOME": str(tmp_path)})
+    assert done.returncode == 0
+    secret = (tmp_path / "secret").read_text().strip()
+    assert auth.verify(done.stdout.strip(), secret) == "zoe"
+    assert (tmp_path / "secret").stat().st_mode & 0o777 == 0o600
+
+
+def test_new_shows_stages_then_urls_and_invoke_calls_the_tool(server):
+    env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-user")}
+    done = toolgen("new", "每天读书打卡", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for stage in ("classify", "recall", "plan", "specify", "deploy", "render", "probe"):
+        assert re.search(rf"^\s+{stage}\s+succeeded\s+\d+ ms$", done.stdout, re.MULTILINE), stage
+    tool_id = re.search(r"^tool:\s+(\S+)$", done.stdout, re.MULTILINE).group(1)
+    assert f"url:   {server.url}/t/{tool_id}" in done.stdout
+    assert f"page:  {server.url}/p/{tool_id}#token=" in done.stdout
+    added = toolgen("invoke", tool_id, "checkIn", "--data", '{"habit": "read", "date": "2026-12-02"}', env=env)
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout)["habit"] == "read"
+    streaks = json.loads(toolgen("invoke", tool_id, "habitStreaks", env=env).stdout)
+    assert streaks["groups"][0]["key"] == "read" and streaks["groups"][0]["metrics"]["days"] == 1
+    listed = toolgen("tools", env=env)
+    assert tool_id in listed.stdout
+
+
+def test_cli_errors_are_clear_and_nonzero(server):
+    env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-user")}
+    missing = toolgen("invoke", "t0000000000000000000z", "addRun", env=env)
+    assert missing.returncode == 1 and "404 not_found" in missing.stderr
+    bad = toolgen("invoke", "t0000000000000000000z", "addRun", "--data", "{oops", env=env)
+    assert bad.returncode == 1 and "--data is not JSON" in bad.stderr
+    down = toolgen("new", "a todo list", env={"TOOLGEN_URL": "http://127.0.0.1:9", "TOOLGEN_TOKEN": "x"})
+    assert down.returncode == 1 and "cannot reach" in down.stderr

@@ -1,0 +1,81 @@
+"""The local Lambda runtime's Timeout and reserved concurrency, seen through tool URLs of a running platform."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import boto3
+import pytest
+
+from tests.e2e.conftest import http
+from toolgen.deploy.package import zip_files
+from toolgen.ids import tool_id
+
+SLOW = b"""
+import json, time
+def handler(event, context):
+    time.sleep(float((event.get("queryStringParameters") or {}).get("sleep", "0")))
+    return {"statusCode": 200, "body": json.dumps({"slept": True})}
+"""
+
+
+@pytest.fixture(scope="module")
+def deploy(server):
+    lam = boto3.client(
+        "lambda",
+        endpoint_url=server.aws_endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="x",
+        aws_secret_access_key="x",
+    )
+    role = boto3.client(
+        "iam",
+        endpoint_url=server.aws_endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="x",
+        aws_secret_access_key="x",
+    ).get_role(RoleName="toolgen-tool-role")["Role"]["Arn"]
+
+    def make(timeout: int, concurrency: int) -> str:
+        tid = tool_id()
+        name = f"toolgen-tool-{tid}"
+        lam.create_function(
+            FunctionName=name,
+            Runtime="python3.12",
+            Role=role,
+            Handler="app.handler",
+            Code={"ZipFile": zip_files([("app.py", SLOW)])},
+            Timeout=timeout,
+        )
+        lam.put_function_concurrency(FunctionName=name, ReservedConcurrentExecutions=concurrency)
+        return f"{server.url}/t/{tid}"
+
+    return make
+
+
+def test_a_call_past_the_timeout_is_killed_with_lambdas_message(deploy):
+    url = deploy(timeout=1, concurrency=5)
+    assert http("GET", f"{url}/?sleep=0").status == 200
+    reply = http("GET", f"{url}/?sleep=5")
+    assert reply.status == 504
+    assert reply.body["code"] == "timeout" and reply.body["errorType"] == "Sandbox.Timedout"
+    assert reply.body["message"].endswith("Task timed out after 1.00 seconds")
+    assert http("GET", f"{url}/?sleep=0").status == 200  # a fresh environment serves the next call
+
+
+def test_the_sixth_concurrent_call_is_throttled_with_429(deploy):
+    url = deploy(timeout=10, concurrency=5)
+    replies = []
+    threads = [threading.Thread(target=lambda: replies.append(http("GET", f"{url}/?sleep=2"))) for _ in range(5)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)  # the five are in flight (starting or sleeping); reserved concurrency is used up
+    sixth = http("GET", f"{url}/?sleep=0")
+    for t in threads:
+        t.join()
+    assert sixth.status == 429
+    assert sixth.headers["Retry-After"] == "1"
+    assert sixth.body["Reason"] == "ReservedFunctionConcurrentInvocationLimitExceeded"
+    assert sorted(r.status for r in replies) == [200] * 5
+    assert http("GET", f"{url}/?sleep=0").status == 200

@@ -1,0 +1,147 @@
+"""The platform API's Lambda handler, called with API Gateway events, against moto's server."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from openapi_spec_validator import validate
+
+from tests.functional.conftest import SECRET, load_handler
+from toolgen import auth
+from toolgen.api.services import services
+from toolgen.models import JobMessage
+
+EVENTS = Path(__file__).resolve().parents[1] / "events"
+
+
+@dataclass
+class LambdaContext:
+    function_name: str = "toolgen-api"
+    memory_limit_in_mb: int = 512
+    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-api"
+    aws_request_id: str = "52fdfc07-2182-154f-163f-5f0f9a621d72"
+
+
+@pytest.fixture
+def api(aws_env):
+    services.cache_clear()
+    module = load_handler("api")
+    yield module
+    services.cache_clear()
+
+
+def request(api, method: str, path: str, *, user: str | None = "alice", body=None, raw: str | None = None, token=None):
+    event = json.loads((EVENTS / "api_post_tools.json").read_text())
+    event.update(
+        httpMethod=method, path=path, body=raw if raw is not None else (None if body is None else json.dumps(body))
+    )
+    event["requestContext"].update(httpMethod=method, path=f"/Prod{path}")
+    event["headers"].pop("Authorization")
+    if token or user:
+        event["headers"]["Authorization"] = f"Bearer {token or auth.mint(user, SECRET)}"
+    response = api.handler(event, LambdaContext())
+    text = response.get("body") or ""
+    headers = {**response.get("headers", {}), **{k: v[0] for k, v in (response.get("multiValueHeaders") or {}).items()}}
+    return response["statusCode"], (json.loads(text) if text and text[0] in "[{" else text), headers
+
+
+def test_health_needs_no_token(api):
+    assert request(api, "GET", "/v1/health", user=None)[:2] == (200, {"status": "ok", "version": "0.1.0"})
+
+
+def test_openapi_document_is_valid_and_public(api):
+    status, document, _ = request(api, "GET", "/v1/openapi.json", user=None)
+    assert status == 200
+    validate(document)
+    assert {"/v1/tools", "/v1/jobs/{job_id}", "/v1/tools/{tool_id}", "/v1/memories"} <= set(document["paths"])
+    assert document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
+
+
+@pytest.mark.parametrize("token", [None, "garbage", auth.mint("alice", "wrong-secret")])
+def test_calls_without_a_valid_token_are_401(api, token):
+    status, body, headers = request(api, "POST", "/v1/tools", user=None, token=token, body={"prompt": "x"})
+    assert status == 401 and body["code"] == "unauthorized"
+    assert headers["WWW-Authenticate"] == "Bearer"
+
+
+def test_new_tool_request_is_queued_as_a_job(api, aws_env, emulator):
+    status, body, headers = request(api, "POST", "/v1/tools", body={"prompt": "a todo list for chores"})
+    assert status == 202
+    assert headers["Location"] == body["status_url"]
+    assert body["status_url"].endswith(f"/Prod/v1/jobs/{body['job_id']}")  # API Gateway's own address
+    status, job, _ = request(api, "GET", f"/v1/jobs/{body['job_id']}")
+    assert status == 200 and job["status"] == "queued" and [s["status"] for s in job["stages"]] == ["pending"] * 7
+    sqs = emulator.client("sqs")
+    messages = sqs.receive_message(QueueUrl=aws_env.queue_url, MaxNumberOfMessages=10).get("Messages", [])
+    queued = [JobMessage.model_validate_json(m["Body"]) for m in messages]
+    assert JobMessage(job_id=body["job_id"], user="alice", prompt="a todo list for chores") in queued
+
+
+@pytest.mark.parametrize(
+    ("body", "raw"),
+    [
+        ({}, None),
+        ({"prompt": ""}, None),
+        ({"prompt": "   "}, None),
+        ({"prompt": "x", "user": "bob"}, None),
+        ({"prompt": "x" * 2001}, None),
+        (None, "{not json"),
+        (None, "[1, 2]"),
+    ],
+)
+def test_bad_tool_requests_are_422_with_a_code(api, body, raw):
+    status, payload, _ = request(api, "POST", "/v1/tools", body=body, raw=raw)
+    assert status == 422
+    assert payload["code"] == "invalid_input" and payload["message"]
+
+
+def test_identity_comes_from_the_token_not_the_body(api):
+    # a body naming another user is refused outright rather than silently ignored
+    assert request(api, "POST", "/v1/tools", body={"prompt": "x", "user": "bob"})[0] == 422
+
+
+def test_another_persons_job_is_not_found(api):
+    _, body, _ = request(api, "POST", "/v1/tools", body={"prompt": "a todo list"})
+    assert request(api, "GET", f"/v1/jobs/{body['job_id']}", user="bob")[0] == 404
+    assert request(api, "GET", "/v1/jobs/j0000000000000000000z")[0] == 404
+    assert request(api, "GET", "/v1/jobs/../../etc")[0] == 404
+
+
+def test_unknown_tool_and_route_are_404(api):
+    status, body, _ = request(api, "GET", "/v1/tools/t0000000000000000000z")
+    assert status == 404 and body["code"] == "not_found"
+    assert request(api, "DELETE", "/v1/tools/nonsense")[0] == 404
+    assert request(api, "GET", "/v1/nothing-here")[0] == 404
+
+
+def test_memories_are_added_listed_and_deleted_per_person(api):
+    status, memory, _ = request(api, "POST", "/v1/memories", body={"text": "I live in Shanghai"})
+    assert status == 201 and (memory["key"], memory["value"]) == ("city", "Shanghai")
+    listed = request(api, "GET", "/v1/memories")[1]["memories"]
+    assert memory["memory_id"] in [m["memory_id"] for m in listed]
+    assert memory["memory_id"] not in [
+        m["memory_id"] for m in request(api, "GET", "/v1/memories", user="bob")[1]["memories"]
+    ]
+    assert request(api, "DELETE", f"/v1/memories/{memory['memory_id']}", user="bob")[0] == 404
+    assert request(api, "DELETE", f"/v1/memories/{memory['memory_id']}")[0] == 204
+    assert request(api, "DELETE", f"/v1/memories/{memory['memory_id']}")[0] == 404
+
+
+def test_a_job_that_cannot_be_queued_is_marked_failed_not_lost(api, monkeypatch):
+    monkeypatch.setenv("JOBS_QUEUE_URL", "http://127.0.0.1:1/123456789012/no-such-queue")
+    services.cache_clear()
+    status, body, _ = request(api, "POST", "/v1/tools", body={"prompt": "a todo list"})
+    assert status == 503 and body["code"] == "aws_error"
+    listed = services().table.query("USER#alice", "JOB#")
+    assert listed[-1]["status"] == "failed" and "could not be queued" in listed[-1]["error"]
+
+
+def test_missing_configuration_names_what_is_missing(api, monkeypatch):
+    monkeypatch.delenv("TABLE_NAME")
+    monkeypatch.delenv("JOBS_QUEUE_URL")
+    services.cache_clear()
+    with pytest.raises(Exception, match=r"TABLE_NAME, .*JOBS_QUEUE_URL"):
+        request(api, "GET", "/v1/tools")

@@ -1,0 +1,134 @@
+"""The pipeline end to end in this process: moto's server as AWS, tools run by the local Lambda runtime."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.functional.conftest import SECRET, load_handler
+from toolgen import auth
+from toolgen.config import Settings
+from toolgen.deploy.invoke import url_event
+from toolgen.ids import sortable_id
+from toolgen.local.lambda_runtime import RuntimeInvoker
+from toolgen.models import Job, JobMessage
+from toolgen.pipeline import Services, process
+from toolgen.ui.pages import PageStore
+
+
+@pytest.fixture
+def services(aws_env, runtime) -> Services:
+    return Services.from_settings(
+        Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
+        invoker=RuntimeInvoker(runtime),
+    )
+
+
+def run(services: Services, prompt: str, user: str = "alice") -> Job:
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user=user, prompt=prompt))
+    return process(JobMessage(job_id=job.job_id, user=user, prompt=prompt), services)
+
+
+def call_tool(runtime, function_name, method, path, user="alice", body=None):
+    result = runtime.invoke(function_name, url_event(method, path, token=auth.mint(user, SECRET), body=body))
+    return result.payload["statusCode"], json.loads(result.payload["body"] or "null")
+
+
+def test_request_becomes_a_deployed_working_tool(services, runtime, emulator):
+    job = run(services, "a todo list for chores")
+    assert job.status == "succeeded", job.error
+    assert [(s.name, s.status) for s in job.stages] == [
+        (n, "succeeded") for n in ("classify", "recall", "plan", "specify", "deploy", "render", "probe")
+    ]
+    assert all(s.ms is not None and s.ms >= 0 for s in job.stages)
+    record = services.tools.get("alice", job.tool_id)
+    assert record.openapi["servers"] == [{"url": record.tool_url}]
+    # the function is what the design says: its own function on the base layer, 10 s, 5 concurrent
+    lam = emulator.client("lambda")
+    config = lam.get_function_configuration(FunctionName=record.function_name)
+    assert config["Timeout"] == 10 and config["Runtime"] == "python3.12"
+    assert [layer["Arn"] for layer in config["Layers"]] == [services.settings.base_layer_arn]
+    assert config["Environment"]["Variables"]["TOOL_OWNER"] == "alice"
+    assert lam.get_function_concurrency(FunctionName=record.function_name)["ReservedConcurrentExecutions"] == 5
+    assert lam.get_function_url_config(FunctionName=record.function_name)["AuthType"] == "NONE"
+    # its page is stored with the CSP it must be served with
+    page = PageStore(services.settings.bucket_name).get(job.tool_id)
+    assert "To-do List" in page.html and "default-src 'none'" in page.csp
+    # and it works: a row goes in and comes back
+    assert call_tool(runtime, record.function_name, "POST", "/tasks", body={"title": "buy milk"})[0] == 201
+    assert call_tool(runtime, record.function_name, "GET", "/tasks")[1]["items"][0]["title"] == "buy milk"
+    assert call_tool(runtime, record.function_name, "GET", "/tasks", user="bob")[0] == 403
+
+
+def test_memories_shape_the_tool_and_are_credited(services):
+    memory = services.memories.add("carol", "I live in Tokyo")
+    services.memories.add("carol", "I love jazz")
+    job = run(services, "rank Beijing and Shanghai by max temperature", user="carol")
+    assert job.status == "succeeded", job.error
+    record = services.tools.get("carol", job.tool_id)
+    assert record.program["operations"][0]["labels"] == ["Beijing", "Shanghai", "Tokyo"]
+    assert [m.memory_id for m in record.memories] == [memory.memory_id]
+    credited = {m.memory_id: m for m in services.memories.list("carol")}
+    assert credited[memory.memory_id].tools == [job.tool_id]
+
+
+def test_unclear_request_asks_a_question_and_deploys_nothing(services, emulator):
+    before = len(emulator.client("lambda").list_functions()["Functions"])
+    job = run(services, "write my thesis")
+    assert job.status == "needs_clarification" and job.question
+    assert [s.status for s in job.stages] == ["succeeded"] + ["skipped"] * 6
+    assert job.tool_id is None
+    assert len(emulator.client("lambda").list_functions()["Functions"]) == before
+
+
+def test_a_failing_stage_fails_the_job_and_removes_what_was_made(services, emulator):
+    # given a bucket that does not exist, the render stage fails after the deploy stage made a function
+    services.pages = PageStore("no-such-bucket")
+    job = run(services, "a todo list")
+    assert job.status == "failed"
+    assert "s3 put_object failed" in job.error
+    assert [s.status for s in job.stages][4:] == ["succeeded", "failed", "skipped"]
+    functions = [f["FunctionName"] for f in emulator.client("lambda").list_functions()["Functions"]]
+    assert services.settings.tool_function_prefix + job.tool_id not in functions
+    with pytest.raises(Exception, match="no tool"):
+        services.tools.get("alice", job.tool_id)
+
+
+def test_a_redelivered_message_does_not_make_a_second_tool(services):
+    job = run(services, "track my daily reading habit")
+    again = process(JobMessage(job_id=job.job_id, user="alice", prompt=job.prompt), services)
+    assert again.tool_id == job.tool_id and again.status == "succeeded"
+    assert [t.tool_id for t in services.tools.list("alice")].count(job.tool_id) == 1
+
+
+def test_worker_handler_reports_per_message_failures(aws_env, services, monkeypatch):
+    from toolgen import worker
+
+    monkeypatch.setattr(worker, "services", lambda: services)
+    handler = load_handler("worker")
+    good = services.jobs.create(Job(job_id=sortable_id("j"), user="dave", prompt="a todo list"))
+    records = []
+    for job_id in (good.job_id, "j0000000000000000000z"):  # the second job does not exist
+        body = JobMessage(job_id=job_id, user="dave", prompt="a todo list").model_dump_json()
+        records.append(
+            {
+                "messageId": job_id,
+                "receiptHandle": "r",
+                "body": body,
+                "attributes": {},
+                "messageAttributes": {},
+                "md5OfBody": "",
+                "eventSource": "aws:sqs",
+                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:toolgen-jobs",
+                "awsRegion": "us-east-1",
+            }
+        )
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "toolgen-worker", 1024, "req"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-worker"
+
+    result = handler.handler({"Records": records}, Context())
+    assert result == {"batchItemFailures": [{"itemIdentifier": "j0000000000000000000z"}]}
+    assert services.jobs.get("dave", good.job_id).status == "succeeded"

@@ -1,0 +1,204 @@
+"""The `toolgen` command: a client of the platform API, plus the offline classify/spec and the local platform."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from toolgen import auth
+from toolgen.client import ApiError, Client
+from toolgen.errors import ToolgenError
+
+TERMINAL = ("succeeded", "failed", "needs_clarification")
+STAGE_ENDS = ("succeeded", "failed", "skipped")
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from toolgen.local.serve import serve
+
+    return serve(host=args.host, port=args.port, secret=auth.local_secret(), verbose=args.verbose)
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    print(auth.mint(args.user, auth.local_secret(), ttl_s=args.ttl))
+    return 0
+
+
+def cmd_classify(args: argparse.Namespace) -> int:
+    from toolgen.intent import classify
+
+    intent = classify(args.prompt)
+    result = intent.model_dump(include={"archetype", "confidence", "slots", "needs_external_api"})
+    if args.json:
+        _print_json(result)
+    else:
+        name = intent.archetype or f"(unclear; candidates: {', '.join(intent.candidates) or 'none'})"
+        external = intent.needs_external_api
+        print(f"{name}  confidence={intent.confidence:.2f}  external_api={external}  slots={intent.slots}")
+    return 0
+
+
+def cmd_spec(args: argparse.Namespace) -> int:
+    from toolgen.intent import classify
+    from toolgen.intent.classify import clarifying_question
+    from toolgen.planner import OfflinePlanner
+    from toolgen.spec import build_spec, validate_spec
+
+    intent = classify(args.prompt)
+    if intent.archetype is None:
+        print(f"toolgen: this request is not clear enough to plan. {clarifying_question(intent)}", file=sys.stderr)
+        return 2
+    spec = build_spec(OfflinePlanner().plan(args.prompt, intent, []), args.server)
+    validate_spec(spec)
+    _print_json(spec) if args.json else print(json.dumps(spec, indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    accepted = client.api("POST", "/v1/tools", body={"prompt": args.prompt})
+    job_id = accepted["job_id"]
+    if not args.json:
+        print(f"job {job_id}")
+    seen: set[str] = set()
+    deadline = time.monotonic() + args.timeout
+    while True:
+        job = client.api("GET", f"/v1/jobs/{job_id}")
+        for stage in job["stages"]:  # each stage once, as it ends
+            if not args.json and stage["status"] in STAGE_ENDS and stage["name"] not in seen:
+                seen.add(stage["name"])
+                ms = f"{stage['ms']:.0f} ms" if stage["ms"] is not None else ""
+                print(f"  {stage['name']:<9} {stage['status']:<10} {ms}".rstrip(), flush=True)
+        if job["status"] in TERMINAL:
+            break
+        if time.monotonic() > deadline:
+            print(f"toolgen: job {job_id} still {job['status']} after {args.timeout} s", file=sys.stderr)
+            return 1
+        time.sleep(0.1)
+    if args.json:
+        _print_json(job)
+    elif job["status"] == "succeeded":
+        print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
+    elif job["status"] == "needs_clarification":
+        print(f"needs clarification: {job['question']}")
+    else:
+        print(f"failed: {job['error']}")
+    return 0 if job["status"] == "succeeded" else 1
+
+
+def cmd_invoke(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    try:
+        data = json.loads(args.data) if args.data else {}
+    except ValueError as e:
+        raise ApiError(0, "bad_data", f"--data is not JSON: {e}") from e
+    if not isinstance(data, dict):
+        raise ApiError(0, "bad_data", "--data must be a JSON object")
+    tool = client.api("GET", f"/v1/tools/{args.tool_id}")
+    result = client.call_tool(tool, args.operation_id, data, args.id)
+    _print_json(result)
+    return 0
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    if args.delete:
+        client.api("DELETE", f"/v1/tools/{args.delete}")
+        print(f"deleted {args.delete}")
+        return 0
+    tools = client.api("GET", "/v1/tools")["tools"]
+    if args.json:
+        _print_json(tools)
+    for tool in [] if args.json else tools:
+        print(f"{tool['tool_id']}  {tool['archetype']:<16} {tool['title']}  {tool['tool_url']}")
+    return 0
+
+
+def cmd_memories(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    if args.add:
+        memory = client.api("POST", "/v1/memories", body={"text": args.add})
+        print(f"remembered {memory['memory_id']}" + (f" ({memory['key']}={memory['value']})" if memory["key"] else ""))
+    elif args.delete:
+        client.api("DELETE", f"/v1/memories/{args.delete}")
+        print(f"forgot {args.delete}")
+    else:
+        for m in client.api("GET", "/v1/memories")["memories"]:
+            fact = f" ({m['key']}={m['value']})" if m["key"] else ""
+            print(f"{m['memory_id']}  {m['text']}{fact}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="toolgen", description="Turn a sentence into a deployed personal tool.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def client_args(s: argparse.ArgumentParser) -> None:
+        s.add_argument("--url", help="platform URL (default: TOOLGEN_URL or http://127.0.0.1:8377)")
+        s.add_argument("--user", help="user to mint a local token for when TOOLGEN_TOKEN is unset (default: me)")
+
+    s = sub.add_parser("serve", help="run the whole platform locally (moto + local Lambda runtime)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8377, help="0 picks a free port")
+    s.add_argument("--verbose", action="store_true")
+    s.set_defaults(func=cmd_serve)
+    s = sub.add_parser("token", help="mint a local bearer token")
+    s.add_argument("--user", required=True)
+    s.add_argument("--ttl", type=int, default=auth.DEFAULT_TTL_S, help="seconds the token is valid")
+    s.set_defaults(func=cmd_token)
+    s = sub.add_parser("new", help="ask for a tool and follow its job")
+    s.add_argument("prompt")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--timeout", type=float, default=120.0)
+    client_args(s)
+    s.set_defaults(func=cmd_new)
+    s = sub.add_parser("invoke", help="call one operation of a tool through its URL")
+    s.add_argument("tool_id")
+    s.add_argument("operation_id")
+    s.add_argument("--data", help="JSON object: query for GET operations, body otherwise")
+    s.add_argument("--id", help="row id for get/update/delete operations")
+    client_args(s)
+    s.set_defaults(func=cmd_invoke)
+    s = sub.add_parser("classify", help="show the intent of a request (offline)")
+    s.add_argument("prompt")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_classify)
+    s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get (offline)")
+    s.add_argument("prompt")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--server", default="http://127.0.0.1:8377/t/preview", help="server URL to put in the document")
+    s.set_defaults(func=cmd_spec)
+    s = sub.add_parser("tools", help="list your tools, or delete one")
+    s.add_argument("--delete", metavar="TOOL_ID")
+    s.add_argument("--json", action="store_true")
+    client_args(s)
+    s.set_defaults(func=cmd_tools)
+    s = sub.add_parser("memories", help="list, add or delete your memories")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--add", metavar="TEXT")
+    g.add_argument("--delete", metavar="MEMORY_ID")
+    client_args(s)
+    s.set_defaults(func=cmd_memories)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ToolgenError as e:
+        print(f"toolgen: {e.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""The AWS of the embedded default: moto's server on loopback, and what the local runtime reads back from it.
+
+moto's GetFunction gives a Code.Location that cannot be fetched, so code, layers and configuration are read
+from moto's Lambda backend, which lives in this same process.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import boto3
+from moto.awslambda.models import lambda_backends
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.moto_server.threaded_moto_server import ThreadedMotoServer
+
+from toolgen.aws import RETRY_CONFIG
+from toolgen.local.lambda_runtime import FunctionImage
+
+REGION = "us-east-1"
+# Credentials for the emulator only; moto accepts any.
+CREDENTIALS = {
+    "AWS_ACCESS_KEY_ID": "toolgen-local",
+    "AWS_SECRET_ACCESS_KEY": "toolgen-local",
+    "AWS_SESSION_TOKEN": "toolgen-local",
+}
+
+
+class Emulator:
+    """moto's server in a background thread of this process."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's request log is noise here
+        self._server = ThreadedMotoServer(ip_address=host, port=0, verbose=False)
+        self.endpoint = ""
+
+    def start(self) -> str:
+        self._server.start()
+        host, port = self._server.get_host_and_port()
+        self.endpoint = f"http://{host}:{port}"
+        return self.endpoint
+
+    def stop(self) -> None:
+        if self.endpoint:
+            self._server.stop()
+            self.endpoint = ""
+
+    def client(self, service: str) -> Any:
+        """A boto3 client for the emulator, with its own credentials (the person's AWS settings are not touched)."""
+        return boto3.session.Session(
+            aws_access_key_id=CREDENTIALS["AWS_ACCESS_KEY_ID"],
+            aws_secret_access_key=CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+            aws_session_token=CREDENTIALS["AWS_SESSION_TOKEN"],
+            region_name=REGION,
+        ).client(service, endpoint_url=self.endpoint, config=RETRY_CONFIG)
+
+    def environment(self) -> dict[str, str]:
+        """What a process needs in its environment to use this emulator as its AWS."""
+        return {**CREDENTIALS, "AWS_REGION": REGION, "AWS_DEFAULT_REGION": REGION, "AWS_ENDPOINT_URL": self.endpoint}
+
+
+class MotoFunctionSource:
+    """FunctionSource reading moto's in-process Lambda backend."""
+
+    def __init__(self, account_id: str = DEFAULT_ACCOUNT_ID, region: str = REGION) -> None:
+        self.account_id = account_id
+        self.region = region
+
+    def _backend(self) -> Any:
+        return lambda_backends[self.account_id][self.region]
+
+    def _function(self, name: str) -> Any | None:
+        try:
+            return self._backend().get_function(name)
+        except Exception:  # noqa: BLE001 - moto raises its own not-found types
+            return None
+
+    def describe(self, name: str) -> FunctionImage | None:
+        fn = self._function(name)
+        if fn is None:
+            return None
+        reserved = fn.reserved_concurrency
+        return FunctionImage(
+            name=fn.function_name,
+            code_sha256=fn.code_sha_256,
+            handler=fn.handler,
+            timeout_s=float(fn.timeout),
+            memory_mb=int(fn.memory_size),
+            environment=tuple(sorted((fn.environment_vars or {}).items())),
+            layers=tuple(layer["Arn"] for layer in (fn.layers or [])),
+            reserved_concurrency=None if reserved is None else int(reserved),
+        )
+
+    def code(self, name: str) -> bytes:
+        fn = self._function(name)
+        if fn is None:
+            raise KeyError(name)
+        return bytes(fn.code_bytes)
+
+    def layer(self, arn: str) -> bytes:
+        version = self._backend().layers_versions_by_arn(arn)
+        if version is None:
+            raise KeyError(arn)
+        return bytes(version.code_bytes)

@@ -1,0 +1,168 @@
+"""The embedded default's front door: one real HTTP server on loopback that plays three AWS parts.
+
+- API Gateway (REST API): every request but those below becomes the API function's proxy event.
+- Function URLs: ``/t/{tool_id}/...`` becomes a function URL event for that tool's function.
+- Lambda's Invoke API: ``POST /2015-03-31/functions/{name}/invocations``, so boto3's ``invoke`` (the worker's
+  probe, or a developer) runs functions through the local runtime, as ``sam local start-lambda`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from toolgen.local.events import proxy_response, rest_event, url_event
+from toolgen.local.lambda_runtime import InvokeResult, LocalLambdaRuntime
+
+logger = logging.getLogger(__name__)
+MAX_PAYLOAD = 6 * 1024 * 1024  # Lambda's synchronous payload limit
+MAX_DRAIN = 32 * 1024 * 1024
+TOOL_PATH = re.compile(r"^/t/(?P<tool_id>[A-Za-z0-9_-]{1,64})(?P<rest>/.*)?$")
+INVOKE_PATH = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
+
+
+class Gateway:
+    """The HTTP server; ``api_function`` serves the platform API, tools are ``tool_prefix + tool_id``."""
+
+    def __init__(
+        self, runtime: LocalLambdaRuntime, *, host: str, port: int, api_function: str, tool_prefix: str
+    ) -> None:
+        self.runtime = runtime
+        self.api_function = api_function
+        self.tool_prefix = tool_prefix
+        gateway = self
+
+        class Handler(_Handler):
+            owner = gateway
+
+        self.server = ThreadingHTTPServer((host, port), Handler)
+        self.server.daemon_threads = True
+        host_, port_ = self.server.server_address[:2]
+        self.host, self.port = str(host_), int(port_)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.server.serve_forever, name="gateway", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _json(status: int, body: dict[str, Any], extra: list[tuple[str, str]] | None = None) -> tuple[int, list, bytes]:
+    return status, [("Content-Type", "application/json"), *(extra or [])], json.dumps(body).encode()
+
+
+def invocation_failure(result: InvokeResult) -> tuple[int, list[tuple[str, str]], bytes] | None:
+    """The HTTP answer for a call that never produced a function response (None when it did)."""
+    if result.status == "throttled":
+        return _json(429, {"code": "throttled", "message": "Rate Exceeded.", **result.payload}, [("Retry-After", "1")])
+    if result.status == "not_found":
+        return _json(404, {"code": "not_found", "message": "no such tool"})
+    if result.status == "timeout":
+        return _json(504, {"code": "timeout", "message": result.payload["errorMessage"], **result.payload})
+    if result.status == "error":
+        error = result.payload or {}
+        return _json(
+            502,
+            {
+                "code": "function_error",
+                "message": "Internal Server Error",
+                "errorType": error.get("errorType"),
+                "errorMessage": error.get("errorMessage"),
+            },
+        )
+    return None
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: Gateway
+    protocol_version = "HTTP/1.1"
+    server_version = "toolgen-local"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        logger.debug("%s %s", self.address_string(), format % args)
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_PAYLOAD:
+            # Read (and drop) a body up to a bound, so the client is listening when the 413 arrives.
+            remaining = min(length, MAX_DRAIN)
+            while remaining > 0 and (chunk := self.rfile.read(min(remaining, 1 << 16))):
+                remaining -= len(chunk)
+            self.close_connection = True
+            self._send(*_json(413, {"code": "payload_too_large", "message": "the request body is over 6 MB"}))
+            return
+        body = self.rfile.read(length) if length else b""
+        parts = urlsplit(self.path)
+        path = unquote(parts.path) or "/"
+        headers = list(self.headers.items())
+        host = self.headers.get("Host") or f"{self.owner.host}:{self.owner.port}"
+        try:
+            if (m := INVOKE_PATH.match(path)) and self.command == "POST":
+                self._send(*self._invoke_api(m.group("name"), body))
+            elif m := TOOL_PATH.match(path):
+                event = url_event(
+                    self.command,
+                    m.group("rest") or "/",
+                    parts.query,
+                    headers,
+                    body,
+                    source_ip=self.client_address[0],
+                    host=host,
+                )
+                self._send(*self._call(self.owner.tool_prefix + m.group("tool_id"), event))
+            else:
+                event = rest_event(
+                    self.command, path, parts.query, headers, body, source_ip=self.client_address[0], host=host
+                )
+                self._send(*self._call(self.owner.api_function, event))
+        except Exception:
+            logger.exception("gateway failed on %s %s", self.command, path)
+            self._send(*_json(500, {"code": "internal_error", "message": "the local gateway failed"}))
+
+    def _call(self, function: str, event: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+        result = self.owner.runtime.invoke(function, event)
+        failure = invocation_failure(result)
+        return failure if failure else proxy_response(result.payload)
+
+    def _invoke_api(self, name: str, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+        try:
+            event = json.loads(body or b"{}")
+        except ValueError:
+            return _json(
+                400,
+                {"Type": "User", "message": "Could not parse request body into json"},
+                [("x-amzn-ErrorType", "InvalidRequestContentException")],
+            )
+        result = self.owner.runtime.invoke(name, event)
+        if result.status == "throttled":
+            return _json(429, result.payload, [("x-amzn-ErrorType", "TooManyRequestsException")])
+        if result.status == "not_found":
+            return _json(404, result.payload, [("x-amzn-ErrorType", "ResourceNotFoundException")])
+        extra = [("X-Amz-Executed-Version", "$LATEST")]
+        if result.status in ("error", "timeout"):
+            extra.append(("X-Amz-Function-Error", "Unhandled"))
+        return 200, [("Content-Type", "application/json"), *extra], json.dumps(result.payload).encode()
+
+    def _send(self, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
+        self.send_response(status)
+        for name, value in headers:
+            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve

@@ -1,0 +1,129 @@
+"""The platform's resources, created in the emulator the way template.yaml creates them on AWS.
+
+Names and figures mirror template.yaml (tests/functional/test_template.py checks that they agree), and the
+platform's own functions are deployed into the emulator from functions/ on the base layer, so the embedded
+default runs the same handlers through the same runtime as every tool.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.config import TOOL_FUNCTION_PREFIX
+from toolgen.deploy.package import layer_zip, zip_files
+from toolgen.local.emulator import Emulator
+from toolgen.paths import ROOT
+
+TABLE = "toolgen"
+BUCKET = "toolgen-pages"
+JOBS_QUEUE = "toolgen-jobs"
+JOBS_DLQ = "toolgen-jobs-dlq"
+LAYER = "toolgen-base"
+API_FUNCTION = "toolgen-api"
+WORKER_FUNCTION = "toolgen-worker"
+# Figures shared with template.yaml.
+API_TIMEOUT_S, API_MEMORY_MB = 29, 512
+WORKER_TIMEOUT_S, WORKER_MEMORY_MB = 120, 1024
+JOBS_VISIBILITY_S = 6 * WORKER_TIMEOUT_S  # AWS's advice for a queue feeding a function
+JOBS_MAX_RECEIVE = 3
+RUNTIME = "python3.12"
+LAMBDA_TRUST = json.dumps(
+    {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}
+        ],
+    }
+)
+
+
+@dataclass(frozen=True)
+class Resources:
+    table: str
+    bucket: str
+    queue_url: str
+    queue_arn: str
+    dlq_url: str
+    layer_arn: str
+    tool_role_arn: str
+
+
+def _role(iam: Any, name: str) -> str:
+    return str(iam.create_role(RoleName=name, AssumeRolePolicyDocument=LAMBDA_TRUST)["Role"]["Arn"])
+
+
+def _function_zip(name: str) -> bytes:
+    folder = ROOT / "functions" / name
+    return zip_files((p.name, p.read_bytes()) for p in sorted(folder.glob("*.py")))
+
+
+def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: dict[str, str]) -> Resources:
+    """Create every platform resource in the emulator; the platform's functions are configured for ``public_url``."""
+    ddb, s3, sqs, iam, lam = (emulator.client(s) for s in ("dynamodb", "s3", "sqs", "iam", "lambda"))
+    ddb.create_table(
+        TableName=TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": "pk", "AttributeType": "S"},
+            {"AttributeName": "sk", "AttributeType": "S"},
+        ],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+    )
+    s3.create_bucket(Bucket=BUCKET)
+    dlq_url = sqs.create_queue(QueueName=JOBS_DLQ, Attributes={"MessageRetentionPeriod": "1209600"})["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(JOBS_MAX_RECEIVE)})
+    queue_url = sqs.create_queue(
+        QueueName=JOBS_QUEUE, Attributes={"VisibilityTimeout": str(JOBS_VISIBILITY_S), "RedrivePolicy": redrive}
+    )["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    layer_arn = lam.publish_layer_version(
+        LayerName=LAYER,
+        Content={"ZipFile": layer_zip()},
+        CompatibleRuntimes=[RUNTIME],
+        Description="toolgen runtime and templates (third-party requirements: layers/base/requirements.txt)",
+    )["LayerVersionArn"]
+    tool_role = _role(iam, "toolgen-tool-role")
+    common = {"TABLE_NAME": TABLE, "BUCKET_NAME": BUCKET, "TOOLGEN_SECRET": secret, **extra_env}
+    functions = {
+        API_FUNCTION: (
+            "api",
+            API_TIMEOUT_S,
+            API_MEMORY_MB,
+            {
+                **common,
+                "JOBS_QUEUE_URL": queue_url,
+                "PUBLIC_BASE_URL": public_url,
+                "POWERTOOLS_SERVICE_NAME": "toolgen-api",
+            },
+        ),
+        WORKER_FUNCTION: (
+            "worker",
+            WORKER_TIMEOUT_S,
+            WORKER_MEMORY_MB,
+            {
+                **common,
+                "TOOL_ROLE_ARN": tool_role,
+                "BASE_LAYER_ARN": layer_arn,
+                "TOOL_FUNCTION_PREFIX": TOOL_FUNCTION_PREFIX,
+                "TOOL_URL_BASE": f"{public_url}/t",
+                "LAMBDA_INVOKE_ENDPOINT": public_url,
+                "POWERTOOLS_SERVICE_NAME": "toolgen-worker",
+            },
+        ),
+    }
+    for name, (folder, timeout, memory, env) in functions.items():
+        lam.create_function(
+            FunctionName=name,
+            Runtime=RUNTIME,
+            Role=_role(iam, f"{name}-role"),
+            Handler="app.handler",
+            Code={"ZipFile": _function_zip(folder)},
+            Timeout=timeout,
+            MemorySize=memory,
+            Layers=[layer_arn],
+            Environment={"Variables": env},
+        )
+    return Resources(TABLE, BUCKET, queue_url, queue_arn, dlq_url, layer_arn, tool_role)

@@ -1,0 +1,111 @@
+"""`toolgen serve`: the whole platform in one process, on loopback, with no AWS account, Docker or API key."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from toolgen.config import TOOL_FUNCTION_PREFIX
+from toolgen.local.emulator import REGION, Emulator, MotoFunctionSource
+from toolgen.local.gateway import Gateway
+from toolgen.local.lambda_runtime import LocalLambdaRuntime
+from toolgen.local.platform import API_FUNCTION, WORKER_FUNCTION, Resources, provision
+from toolgen.local.poller import QueuePoller
+
+logger = logging.getLogger(__name__)
+# Operator settings a developer may pass through to the platform's functions (e.g. a test's fetch fixture).
+PASSTHROUGH = ("TOOLGEN_FETCH_OVERRIDES", "MEMORY_THRESHOLD")
+
+
+class LocalPlatform:
+    """Emulator + local Lambda runtime + gateway + queue poller, started and stopped together."""
+
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 8377, secret: str, verbose: bool = False) -> None:
+        self.host, self.port, self.secret, self.verbose = host, port, secret, verbose
+        self.emulator = Emulator(host)
+        self.workdir = Path(tempfile.mkdtemp(prefix="toolgen-local-"))
+        self.resources: Resources | None = None
+        self._stop = threading.Event()
+
+    def _child_env(self) -> dict[str, str]:
+        keep = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "SYSTEMROOT") if k in os.environ}
+        return {
+            **keep,
+            **self.emulator.environment(),
+            "TZ": "UTC",
+            "PYTHONUNBUFFERED": "1",
+            "POWERTOOLS_LOG_LEVEL": "INFO" if self.verbose else "WARNING",
+        }
+
+    def start(self) -> None:
+        self.emulator.start()
+        self.runtime = LocalLambdaRuntime(MotoFunctionSource(), self.workdir, self._child_env())
+        self.gateway = Gateway(
+            self.runtime, host=self.host, port=self.port, api_function=API_FUNCTION, tool_prefix=TOOL_FUNCTION_PREFIX
+        )
+        extra = {k: os.environ[k] for k in PASSTHROUGH if os.environ.get(k)}
+        self.resources = provision(self.emulator, public_url=self.gateway.url, secret=self.secret, extra_env=extra)
+        self.gateway.start()
+        self.poller = QueuePoller(
+            self.emulator.client("sqs"),
+            self.runtime,
+            queue_url=self.resources.queue_url,
+            queue_arn=self.resources.queue_arn,
+            function=WORKER_FUNCTION,
+            region=REGION,
+        )
+        self._warm()
+        self.poller.start()
+        threading.Thread(target=self._reap, name="reaper", daemon=True).start()
+
+    def _warm(self) -> None:
+        """One initialised API and worker environment each (provisioned concurrency of 1), so the first request
+        does not pay their cold start and a broken platform function fails `serve` at once."""
+        with ThreadPoolExecutor(2) as pool:
+            for future in [pool.submit(self.runtime.prewarm, name) for name in (API_FUNCTION, WORKER_FUNCTION)]:
+                future.result()
+
+    def _reap(self) -> None:
+        while not self._stop.wait(30):
+            self.runtime.reap_idle()
+
+    @property
+    def url(self) -> str:
+        return self.gateway.url
+
+    def stop(self) -> None:
+        self._stop.set()
+        parts = [getattr(self, "poller", None), getattr(self, "gateway", None)]
+        steps = [p.stop for p in parts if p is not None]
+        if hasattr(self, "runtime"):
+            steps.append(self.runtime.shutdown)
+        for step in [*steps, self.emulator.stop]:
+            try:
+                step()
+            except Exception:
+                logger.exception("stopping %s failed", step)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def serve(*, host: str, port: int, secret: str, verbose: bool = False) -> int:
+    """Run the platform until interrupted (Ctrl-C or SIGTERM)."""
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    platform = LocalPlatform(host=host, port=port, secret=secret, verbose=verbose)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        platform.start()
+        print(f"toolgen serving on {platform.url}  (AWS emulator: {platform.emulator.endpoint})", flush=True)
+        stop.wait()
+    finally:
+        platform.stop()
+    return 0
