@@ -1,0 +1,90 @@
+"""template.yaml lints clean and says what the embedded default does (the two must not drift apart)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cfnlint.decode import decode
+
+from toolgen.local import platform
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def template() -> dict:
+    parsed, errors = decode(str(ROOT / "template.yaml"))
+    assert not errors
+    return parsed
+
+
+def test_template_passes_cfn_lint():
+    cfn_lint = Path(sys.executable).with_name("cfn-lint")
+    done = subprocess.run([str(cfn_lint), str(ROOT / "template.yaml")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_template_and_embedded_default_agree_on_figures(template):
+    res = template["Resources"]
+    assert res["ApiFunction"]["Properties"]["Timeout"] == platform.API_TIMEOUT_S
+    assert res["ApiFunction"]["Properties"]["MemorySize"] == platform.API_MEMORY_MB
+    assert res["WorkerFunction"]["Properties"]["Timeout"] == platform.WORKER_TIMEOUT_S
+    assert res["WorkerFunction"]["Properties"]["MemorySize"] == platform.WORKER_MEMORY_MB
+    assert res["JobsQueue"]["Properties"]["VisibilityTimeout"] == platform.JOBS_VISIBILITY_S
+    assert res["JobsQueue"]["Properties"]["RedrivePolicy"]["maxReceiveCount"] == platform.JOBS_MAX_RECEIVE
+    assert template["Globals"]["Function"]["Runtime"] == platform.RUNTIME
+    assert template["Parameters"]["ToolTimeout"]["Default"] == 10
+    assert template["Parameters"]["ToolConcurrency"]["Default"] == 5
+
+
+def test_every_setting_a_function_reads_is_given_by_the_template(template):
+    from toolgen.config import Settings
+
+    env = dict(template["Globals"]["Function"]["Environment"]["Variables"])
+    api_env = {**env, **template["Resources"]["ApiFunction"]["Properties"]["Environment"]["Variables"]}
+    worker_env = {**env, **template["Resources"]["WorkerFunction"]["Properties"]["Environment"]["Variables"]}
+    for needed, given in (
+        (("table_name", "bucket_name", "jobs_queue_url", "secret"), api_env),
+        (("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"), worker_env),
+    ):
+        fake = {name: "10" for name in given}  # a value every setting accepts, numbers included
+        with pytest.MonkeyPatch.context() as mp:
+            for name in (
+                "TABLE_NAME",
+                "BUCKET_NAME",
+                "JOBS_QUEUE_URL",
+                "TOOL_ROLE_ARN",
+                "BASE_LAYER_ARN",
+                "TOOLGEN_SECRET",
+                "TOOLGEN_SECRET_ARN",
+            ):
+                mp.delenv(name, raising=False)
+            for name, value in fake.items():
+                mp.setenv(name, value)
+            Settings.from_env(*needed)  # raises ConfigError naming anything the template forgot
+
+
+def test_tools_may_reach_only_tool_rows(template):
+    statement = template["Resources"]["ToolRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"][0]
+    assert statement["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == ["TOOL#*"]
+    assert "dynamodb:Scan" not in statement["Action"]
+
+
+def test_layer_requirements_are_pinned_to_the_constraints():
+    pins = dict(
+        line.strip().lower().replace("_", "-").split("==")
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if "==" in line
+    )
+    for req_file in (
+        ROOT / "layers/base/requirements.txt",
+        ROOT / "functions/api/requirements.txt",
+        ROOT / "functions/worker/requirements.txt",
+    ):
+        for line in req_file.read_text().splitlines():
+            if "==" in line and not line.startswith("#"):
+                name, version = line.strip().lower().replace("_", "-").split("==")
+                assert pins.get(name) == version, (
+                    f"{req_file.name}: {name}=={version} is not the pinned {pins.get(name)}"
+                )
