@@ -30,12 +30,6 @@ class AuthError(ToolgenError):
     code = "unauthorized"
 
 
-class ForbiddenError(ToolgenError):
-    """The caller is known but may not touch this resource."""
-
-    code = "forbidden"
-
-
 class NotFoundError(ToolgenError):
     """The resource does not exist for this caller (another person's resource is reported the same way)."""
 

@@ -18,56 +18,23 @@ from typing import Any
 
 from toolgen import auth, ids
 from toolgen.config import Settings
-from toolgen.deploy import Deployer, FunctionSpec, tool_package
-from toolgen.deploy.invoke import Invoker, LambdaInvoker, url_event
+from toolgen.deploy import FunctionSpec, tool_package
+from toolgen.deploy.invoke import probe_event
 from toolgen.errors import StageError, ToolgenError
 from toolgen.intent import classify
 from toolgen.intent.classify import clarifying_question
 from toolgen.jobs import JobStore
-from toolgen.memory import DynamoMemoryStore, MemoryStore, memory_block, recall
+from toolgen.memory import memory_block, recall
 from toolgen.models import Job, JobMessage, RecalledMemory, ToolRecord
-from toolgen.planner import OfflinePlanner, Planner
 from toolgen.program import AggregateOp, ComputeOp, ListOp, ToolProgram
+from toolgen.services import Services
 from toolgen.spec import build_spec, validate_spec
-from toolgen.table import DynamoTable, ItemTable
-from toolgen.tools import ToolStore
 from toolgen.ui import render_page
-from toolgen.ui.pages import PageStore
 
 logger = logging.getLogger(__name__)
 TERMINAL = ("succeeded", "failed", "needs_clarification")
 # Operator configuration a tool function inherits from the worker (never from a request).
 PASSTHROUGH_ENV = ("TOOLGEN_FETCH_OVERRIDES", "POWERTOOLS_LOG_LEVEL")
-
-
-@dataclass
-class Services:
-    """Everything the pipeline talks to; each piece can be replaced in tests."""
-
-    settings: Settings
-    table: ItemTable
-    jobs: JobStore
-    tools: ToolStore
-    memories: MemoryStore
-    pages: PageStore
-    deployer: Deployer
-    invoker: Invoker
-    planner: Planner
-
-    @classmethod
-    def from_settings(cls, settings: Settings, *, invoker: Invoker | None = None) -> Services:
-        table = DynamoTable(settings.table_name)
-        return cls(
-            settings=settings,
-            table=table,
-            jobs=JobStore(table),
-            tools=ToolStore(table),
-            memories=DynamoMemoryStore(table),
-            pages=PageStore(settings.bucket_name),
-            deployer=Deployer(),
-            invoker=invoker or LambdaInvoker(),
-            planner=OfflinePlanner(),
-        )
 
 
 @contextmanager
@@ -206,7 +173,7 @@ def probe_request(program: ToolProgram) -> tuple[str, str, dict[str, str]]:
 def _probe(services: Services, program: ToolProgram, function_name: str, user: str) -> None:
     method, path, query = probe_request(program)
     token = auth.mint(user, services.settings.secret, ttl_s=120)
-    result: dict[str, Any] = services.invoker.invoke(function_name, url_event(method, path, token=token, query=query))
+    result: dict[str, Any] = services.invoker.invoke(function_name, probe_event(method, path, token=token, query=query))
     status = int(result.get("statusCode", 200))
     if not 200 <= status < 300:
         raise StageError("probe", f"{method} {path} answered {status}: {str(result.get('body', ''))[:200]}")

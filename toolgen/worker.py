@@ -13,7 +13,8 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from toolgen.config import Settings
 from toolgen.models import JobMessage
-from toolgen.pipeline import Services, process
+from toolgen.pipeline import process
+from toolgen.services import Services
 
 
 @cache

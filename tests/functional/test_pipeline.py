@@ -7,13 +7,14 @@ import json
 import pytest
 
 from tests.functional.conftest import SECRET, load_handler
+from tests.helpers import tool_event
 from toolgen import auth
 from toolgen.config import Settings
-from toolgen.deploy.invoke import url_event
 from toolgen.ids import sortable_id
 from toolgen.local.lambda_runtime import RuntimeInvoker
 from toolgen.models import Job, JobMessage
-from toolgen.pipeline import Services, process
+from toolgen.pipeline import process
+from toolgen.services import Services
 from toolgen.ui.pages import PageStore
 
 
@@ -31,7 +32,7 @@ def run(services: Services, prompt: str, user: str = "alice") -> Job:
 
 
 def call_tool(runtime, function_name, method, path, user="alice", body=None):
-    result = runtime.invoke(function_name, url_event(method, path, token=auth.mint(user, SECRET), body=body))
+    result = runtime.invoke(function_name, tool_event(method, path, token=auth.mint(user, SECRET), body=body))
     return result.payload["statusCode"], json.loads(result.payload["body"] or "null")
 
 

@@ -6,7 +6,7 @@ import json
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent, LambdaFunctionUrlEvent, SQSEvent
 
-from toolgen.local.events import proxy_response, rest_event, sqs_event, url_event
+from toolgen.events import proxy_response, rest_event, sqs_event, url_event
 
 HEADERS = [
     ("Host", "127.0.0.1:8377"),

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from tests.fakes import FakeTable
+from tests.helpers import tool_event
 from toolgen import auth
-from toolgen.deploy.invoke import url_event
 from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
 from toolgen.runtime import ToolApp
@@ -20,7 +20,7 @@ def app_for(prompt: str, owner: str = "alice") -> ToolApp:
 
 
 def call(app: ToolApp, method: str, path: str, *, user: str = "alice", body=None, query=None, raw_body=None):
-    event = url_event(method, path, token=auth.mint(user, SECRET), query=query, body=body)
+    event = tool_event(method, path, token=auth.mint(user, SECRET), query=query, body=body)
     if raw_body is not None:
         event["body"] = raw_body
     response = app.handle(event)
@@ -45,14 +45,14 @@ def test_created_rows_are_listed_and_aggregated(runs):
 
 
 def test_missing_token_is_401_and_another_persons_token_is_403(runs):
-    event = url_event("GET", "/runs", token="x")
+    event = tool_event("GET", "/runs", token="x")
     event["headers"].pop("authorization")
     assert runs.handle(event)["statusCode"] == 401
     assert call(runs, "GET", "/runs", user="mallory")[0] == 403
 
 
 def test_token_signed_with_another_secret_is_401(runs):
-    event = url_event("GET", "/runs", token=auth.mint("alice", "not-the-secret"))
+    event = tool_event("GET", "/runs", token=auth.mint("alice", "not-the-secret"))
     assert runs.handle(event)["statusCode"] == 401
 
 
@@ -65,7 +65,7 @@ def test_invalid_input_is_422_with_every_problem_named(runs):
 
 @pytest.mark.parametrize("value", [float("inf"), 1e300, True, None])
 def test_non_finite_huge_or_wrongly_typed_numbers_are_refused(runs, value):
-    event = url_event("POST", "/runs", token=auth.mint("alice", SECRET))
+    event = tool_event("POST", "/runs", token=auth.mint("alice", SECRET))
     event["body"] = json.dumps({"distance": value}, allow_nan=True) if value is not None else '{"distance": null}'
     assert runs.handle(event)["statusCode"] == 422
 

@@ -12,7 +12,6 @@ from toolgen import errors
 STATUS: dict[type[errors.ToolgenError], int] = {
     errors.InvalidInputError: 400,
     errors.AuthError: 401,
-    errors.ForbiddenError: 403,
     errors.NotFoundError: 404,
     errors.ConflictError: 409,
     errors.ConfigError: 500,

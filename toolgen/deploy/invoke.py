@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
-import uuid
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -18,41 +16,17 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from toolgen import aws
 from toolgen.errors import AWSError
+from toolgen.events import url_event
 
 
 class Invoker(Protocol):
     def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]: ...
 
 
-def url_event(
-    method: str, path: str, *, token: str, query: dict[str, str] | None = None, body: Any = None
-) -> dict[str, Any]:
-    """A Lambda function URL event (payload format 2.0)."""
-    headers = {"authorization": f"Bearer {token}", "content-type": "application/json", "user-agent": "toolgen-probe"}
-    now = time.time()
-    return {
-        "version": "2.0",
-        "routeKey": "$default",
-        "rawPath": path,
-        "rawQueryString": urlencode(query or {}),
-        "headers": headers,
-        "queryStringParameters": query or None,
-        "requestContext": {
-            "http": {
-                "method": method,
-                "path": path,
-                "protocol": "HTTP/1.1",
-                "sourceIp": "127.0.0.1",
-                "userAgent": "toolgen-probe",
-            },
-            "requestId": str(uuid.uuid4()),
-            "routeKey": "$default",
-            "stage": "$default",
-            "timeEpoch": int(now * 1000),
-        },
-        "body": None if body is None else json.dumps(body),
-        "isBase64Encoded": False,
-    }
+def probe_event(method: str, path: str, *, token: str, query: dict[str, str] | None = None) -> dict[str, Any]:
+    """The function URL event (payload 2.0) of a call to a tool, made by the platform for ``token``'s user."""
+    headers = [("authorization", f"Bearer {token}"), ("user-agent", "toolgen-probe")]
+    return url_event(method, path, urlencode(query or {}), headers, b"", source_ip="127.0.0.1", host="toolgen.internal")
 
 
 class LambdaInvoker:

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from toolgen.local.events import proxy_response, rest_event, url_event
+from toolgen.events import proxy_response, rest_event, url_event
 from toolgen.local.lambda_runtime import InvokeResult, LocalLambdaRuntime
 
 logger = logging.getLogger(__name__)

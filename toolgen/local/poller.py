@@ -13,7 +13,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from toolgen.local.events import sqs_event
+from toolgen.events import sqs_event
 from toolgen.local.lambda_runtime import LocalLambdaRuntime
 
 logger = logging.getLogger(__name__)

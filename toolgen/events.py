@@ -1,6 +1,7 @@
 """HTTP requests as the Lambda events AWS would send, and Lambda answers back as HTTP responses.
 
-Pure functions: the gateway (gateway.py) does the I/O. Formats: API Gateway REST API proxy events (payload
+Pure functions, shared by the embedded default's gateway (toolgen/local/gateway.py) and the pipeline's probe,
+which calls a tool with the event its URL would send. Formats: API Gateway REST API proxy events (payload
 1.0, what template.yaml's ``AWS::Serverless::Api`` sends the API function), Lambda function URL events
 (payload 2.0, what a tool's URL sends it), and SQS batches (what the event source mapping sends the worker).
 """

@@ -1,0 +1,56 @@
+"""What the platform's functions talk to, built once per process from Settings, each piece replaceable in tests.
+
+Clients are made on first use, so a function pays only for the services it calls (the API never invokes a tool;
+the worker never sends to the jobs queue).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgen import aws
+from toolgen.config import Settings
+from toolgen.deploy import Deployer
+from toolgen.deploy.invoke import Invoker, LambdaInvoker
+from toolgen.jobs import JobStore
+from toolgen.memory import DynamoMemoryStore, MemoryStore
+from toolgen.planner import OfflinePlanner, Planner
+from toolgen.table import DynamoTable, ItemTable
+from toolgen.tools import ToolStore
+from toolgen.ui.pages import PageStore
+
+
+@dataclass
+class Services:
+    settings: Settings
+    table: ItemTable
+    jobs: JobStore
+    tools: ToolStore
+    memories: MemoryStore
+    pages: PageStore
+    deployer: Deployer
+    invoker: Invoker
+    planner: Planner
+    _sqs: Any = field(default=None, repr=False)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, invoker: Invoker | None = None) -> Services:
+        table = DynamoTable(settings.table_name)
+        return cls(
+            settings=settings,
+            table=table,
+            jobs=JobStore(table),
+            tools=ToolStore(table),
+            memories=DynamoMemoryStore(table),
+            pages=PageStore(settings.bucket_name),
+            deployer=Deployer(),
+            invoker=invoker or LambdaInvoker(),
+            planner=OfflinePlanner(),
+        )
+
+    @property
+    def sqs(self) -> Any:
+        if self._sqs is None:
+            self._sqs = aws.client("sqs")
+        return self._sqs
