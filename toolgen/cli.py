@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from toolgen import auth
@@ -42,6 +43,20 @@ def cmd_classify(args: argparse.Namespace) -> int:
         name = intent.archetype or f"(unclear; candidates: {', '.join(intent.candidates) or 'none'})"
         external = intent.needs_external_api
         print(f"{name}  confidence={intent.confidence:.2f}  external_api={external}  slots={intent.slots}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from toolgen.intent.evaluate import evaluate, load, render
+    from toolgen.paths import ROOT
+
+    paths = args.data or [ROOT / "tests" / "data" / "intents.jsonl"]
+    rows = [row for path in paths for row in load(Path(path))]
+    report = evaluate(rows)
+    if args.json:
+        _print_json(report.as_dict())
+    else:
+        print(render(report, show_errors=args.errors))
     return 0
 
 
@@ -170,6 +185,15 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("prompt")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_classify)
+    s = sub.add_parser("eval", help="measure the classifier on labelled requests (offline)")
+    s.add_argument(
+        "--data",
+        action="append",
+        help="JSON Lines of {text, archetype}; repeatable (default: tests/data/intents.jsonl)",
+    )
+    s.add_argument("--errors", action="store_true", help="list the misclassified requests")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_eval)
     s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get (offline)")
     s.add_argument("prompt")
     s.add_argument("--json", action="store_true")

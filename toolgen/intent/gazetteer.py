@@ -74,6 +74,7 @@ UNITS: dict[str, tuple[str, float, float, tuple[str, ...], tuple[str, ...]]] = {
     "lb": ("mass", 0.45359237, 0.0, ("lb", "lbs", "pound", "pounds"), ("磅",)),
     "oz": ("mass", 0.028349523125, 0.0, ("oz", "ounce", "ounces"), ("盎司",)),
     "jin": ("mass", 0.5, 0.0, ("jin",), ("斤",)),
+    "st": ("mass", 6.35029318, 0.0, ("stone", "stones"), ("英石",)),
     "c": ("temperature", 1.0, 273.15, ("celsius", "centigrade", "°c"), ("摄氏度", "摄氏")),
     "f": ("temperature", 5 / 9, 273.15 - 32 * 5 / 9, ("fahrenheit", "°f"), ("华氏度", "华氏")),
     "k": ("temperature", 1.0, 0.0, ("kelvin",), ("开尔文",)),
@@ -81,6 +82,9 @@ UNITS: dict[str, tuple[str, float, float, tuple[str, ...], tuple[str, ...]]] = {
     "ml": ("volume", 0.001, 0.0, ("ml", "milliliter", "milliliters", "millilitre", "millilitres"), ("毫升",)),
     "gal": ("volume", 3.785411784, 0.0, ("gal", "gallon", "gallons"), ("加仑",)),
     "cup": ("volume", 0.2365882365, 0.0, ("cup", "cups"), ("杯",)),
+    "tbsp": ("volume", 0.01478676478125, 0.0, ("tbsp", "tablespoon", "tablespoons"), ("汤匙", "大勺")),
+    "tsp": ("volume", 0.00492892159375, 0.0, ("tsp", "teaspoon", "teaspoons"), ("茶匙", "小勺")),
+    "floz": ("volume", 0.0295735295625, 0.0, ("fl oz", "fluid ounce", "fluid ounces"), ("液量盎司",)),
 }
 
 DEFAULT_UNITS = {"length": ("km", "mi"), "mass": ("kg", "lb"), "temperature": ("c", "f"), "volume": ("l", "gal")}
@@ -89,4 +93,68 @@ DIMENSION_WORDS = {
     "mass": ("weight", "mass", "重量", "体重"),
     "temperature": ("temperature", "温度"),
     "volume": ("volume", "容量", "体积"),
+}
+
+# ISO code: (English aliases, Chinese aliases). "pound" is read as a currency only beside another currency.
+CURRENCIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "USD": (("usd", "us dollar", "us dollars", "dollar", "dollars", "bucks", "$"), ("美元", "美金")),
+    "EUR": (("eur", "euro", "euros", "€"), ("欧元",)),
+    "CNY": (("cny", "rmb", "yuan", "renminbi", "chinese yuan"), ("人民币", "块钱")),
+    "JPY": (("jpy", "yen", "japanese yen"), ("日元", "日币")),
+    "GBP": (
+        ("gbp", "pound sterling", "pounds sterling", "sterling", "british pound", "british pounds", "£"),
+        ("英镑",),
+    ),
+    "HKD": (("hkd", "hong kong dollar", "hong kong dollars"), ("港币", "港元")),
+    "KRW": (("krw", "korean won"), ("韩元",)),
+    "AUD": (("aud", "australian dollar", "australian dollars"), ("澳元",)),
+    "CAD": (("cad", "canadian dollar", "canadian dollars"), ("加元",)),
+    "CHF": (("chf", "swiss franc", "swiss francs"), ("瑞郎", "瑞士法郎")),
+    "INR": (("inr", "rupee", "rupees", "indian rupee"), ("卢比",)),
+    "THB": (("thb", "baht", "thai baht"), ("泰铢",)),
+    "SGD": (("sgd", "singapore dollar", "singapore dollars"), ("新加坡元", "新币")),
+    "TWD": (("twd", "taiwan dollar", "nt$"), ("新台币", "台币")),
+    "RUB": (("rub", "ruble", "rubles", "rouble", "roubles"), ("卢布",)),
+    "MXN": (("mxn", "peso", "pesos", "mexican peso"), ("比索",)),
+    "NZD": (("nzd", "new zealand dollar"), ("纽元",)),
+    "MYR": (("myr", "ringgit"), ("林吉特", "马币")),
+}
+POUND_ALIASES = ("pound", "pounds")
+
+CUISINES: dict[str, tuple[str, ...]] = {
+    "italian": ("italian", "pasta", "pizza", "意大利菜", "意餐", "披萨"),
+    "japanese": ("japanese", "sushi", "ramen", "izakaya", "日料", "日本料理", "寿司", "拉面"),
+    "chinese": ("chinese", "dim sum", "dumplings", "中餐", "饺子", "点心"),
+    "sichuan": ("sichuan", "szechuan", "川菜", "火锅", "hot pot", "hotpot"),
+    "cantonese": ("cantonese", "粤菜", "早茶"),
+    "thai": ("thai", "泰国菜", "泰餐"),
+    "indian": ("indian", "curry", "印度菜", "咖喱"),
+    "mexican": ("mexican", "tacos", "burrito", "墨西哥菜"),
+    "korean": ("korean", "bbq", "韩餐", "韩国料理", "烤肉"),
+    "french": ("french", "bistro", "法餐", "法国菜"),
+    "vietnamese": ("vietnamese", "pho", "越南菜", "越南粉"),
+    "american": ("burger", "burgers", "american", "汉堡", "美式"),
+    "vegetarian": ("vegetarian", "vegan", "素食", "素菜"),
+}
+
+LANGUAGES: dict[str, tuple[str, ...]] = {
+    "English": ("english", "英语", "英文"),
+    "Spanish": ("spanish", "西班牙语"),
+    "French": ("french", "法语"),
+    "German": ("german", "德语"),
+    "Japanese": ("japanese", "kanji", "日语", "日文"),
+    "Chinese": ("chinese", "mandarin", "hanzi", "中文", "汉语", "汉字"),
+    "Korean": ("korean", "韩语"),
+    "Italian": ("italian", "意大利语"),
+    "Russian": ("russian", "俄语"),
+}
+
+HOLIDAYS: dict[str, tuple[str, tuple[str, ...]]] = {
+    # name: (MM-DD, aliases)
+    "Christmas": ("12-25", ("christmas", "xmas", "圣诞")),
+    "New Year": ("01-01", ("new year", "new year's", "元旦")),
+    "Valentine's Day": ("02-14", ("valentine", "情人节")),
+    "Halloween": ("10-31", ("halloween", "万圣节")),
+    "National Day": ("10-01", ("国庆",)),
+    "Labour Day": ("05-01", ("劳动节", "五一")),
 }

@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toolgen.intent.gazetteer import CITIES, DIMENSION_WORDS, UNITS
+from toolgen.intent.gazetteer import (
+    CITIES,
+    CUISINES,
+    CURRENCIES,
+    DIMENSION_WORDS,
+    HOLIDAYS,
+    LANGUAGES,
+    POUND_ALIASES,
+    UNITS,
+)
 
 _ZH_DIGITS = {
     "零": 0,
@@ -119,13 +128,17 @@ def find_time(text: str) -> str | None:
 
 
 def _zh_number(token: str) -> int | None:
+    """An integer written in digits or in Chinese numerals up to 99 ("八", "十五", "二十三")."""
     if token.isdigit():
         return int(token)
-    if token in _ZH_DIGITS:
-        return _ZH_DIGITS[token]
-    if token.startswith("十") and len(token) == 2 and token[1] in _ZH_DIGITS:
-        return 10 + _ZH_DIGITS[token[1]]
-    return None
+    if not token or any(c not in _ZH_DIGITS for c in token):
+        return None
+    if "十" not in token:
+        return _ZH_DIGITS[token] if len(token) == 1 else None
+    tens, _, ones = token.partition("十")
+    if len(tens) > 1 or len(ones) > 1:
+        return None
+    return (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0)
 
 
 def _find_zh_time(text: str) -> str | None:
@@ -177,25 +190,378 @@ def amounts(text: str) -> list[float]:
     return [float(x) for x in re.findall(r"(?<![\d:])(\d+(?:\.\d+)?)(?![\d:])", text)]
 
 
+# --- money, counts, goals -------------------------------------------------------------------------------------
+
+
+def _currency_aliases(with_pound: bool) -> list[tuple[str, str]]:
+    pairs = [(a, code) for code, (en, zh) in CURRENCIES.items() for a in en + zh]
+    if with_pound:
+        pairs += [(a, "GBP") for a in POUND_ALIASES]
+    return sorted(pairs, key=lambda p: -len(p[0]))
+
+
+_CURRENCY_ALIASES = _currency_aliases(with_pound=False)
+_CURRENCY_ALIASES_WITH_POUND = _currency_aliases(with_pound=True)
+
+
+def find_currencies(text: str) -> list[str]:
+    """ISO codes of the currencies named, in order; 'pounds' counts as sterling only beside another currency."""
+    spaced = re.sub(r"([$€£])", r" \1 ", text)  # symbols sit against numbers: "$20"
+    found = _find(spaced, _CURRENCY_ALIASES)
+    if found:
+        with_pound = _find(spaced, _CURRENCY_ALIASES_WITH_POUND)
+        if len(with_pound) > len(found):
+            return with_pound
+    return found
+
+
+_NOT_AMOUNTS = re.compile(
+    r"\d+(\.\d+)?\s*(%|percent|per cent|个点)|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|\d{1,2}\s*(am|pm)\b"
+    r"|(\d+|[两二三四五六七八九十])\s*(people|persons|friends|of us|ways|个人|人|位)|\d{1,2}月\d{1,2}[日号]",
+    re.IGNORECASE,
+)
+
+
+def find_amount(text: str) -> float | None:
+    """The first amount of money or quantity ("$120", "3,000", "1.5k", "3千", "2万"), skipping percentages,
+    head-counts, dates and times."""
+    text = _NOT_AMOUNTS.sub(" ", text)
+    m = re.search(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k|千|万)?", text, re.IGNORECASE)
+    if not m:
+        return None
+    value = float(m.group(1).replace(",", ""))
+    return value * {"k": 1000, "千": 1000, "万": 10000}.get((m.group(2) or "").lower(), 1)
+
+
+def find_percent(text: str) -> float | None:
+    """A percentage: "15%", "18 percent", "百分之十五" is not read (digits only)."""
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(%|percent|per cent|个点)", text, re.IGNORECASE)
+    return float(m.group(1)) if m else None
+
+
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def find_people_count(text: str) -> int | None:
+    """How many people share something ("4 people", "three of us", "五个人")."""
+    m = re.search(
+        r"(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(people|persons|friends|of us|ways)", text, re.I
+    )
+    if m:
+        token = m.group(1).lower()
+        return int(token) if token.isdigit() else _COUNT_WORDS[token]
+    m = re.search(r"([0-9]+|[两二三四五六七八九十])\s*(个人|人|位)", text)
+    if m:
+        return _zh_number(m.group(1))
+    return None
+
+
+_NOT_NAMES = {
+    "I",
+    "Me",
+    "My",
+    "We",
+    "Our",
+    "The",
+    "A",
+    "An",
+    "And",
+    "Or",
+    "For",
+    "With",
+    "Between",
+    "Among",
+    "To",
+    "Track",
+    "Split",
+    "Help",
+    "Make",
+    "Create",
+    "Build",
+    "Please",
+    "Who",
+    "How",
+    "What",
+    "When",
+    "Where",
+    "Log",
+    "Keep",
+    "Can",
+    "Could",
+    "Would",
+    "Let",
+    "Need",
+    "Want",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "AA",
+    "BMI",
+    "USD",
+    "EUR",
+    "CNY",
+    "RMB",
+    "JPY",
+    "GBP",
+}
+
+
+def find_people(text: str) -> list[str]:
+    """People named in the text: capitalised English names, and Chinese names like 小王 or 老李."""
+    names = [w for w in re.findall(r"\b[A-Z][a-z]{1,15}\b", text) if w not in _NOT_NAMES and w not in CITIES]
+    names += re.findall(r"(?:小|老|阿)[\u4e00-\u9fff]", text)
+    return list(dict.fromkeys(names))
+
+
+def find_goal(text: str) -> tuple[float, str] | None:
+    """A target with its unit: "2 liters", "8 glasses", "400 mg", "20 km a week", "10 hours", "2升", "八杯"."""
+    m = re.search(
+        r"(\d+(?:\.\d+)?)\s*(ml|millilit(?:er|re)s?|l\b|lit(?:er|re)s?|glass(?:es)?|cups?|mg|km|kilomet(?:er|re)s?|"
+        r"miles?|hours?|hrs?|minutes?|mins?|pages?|books?)",
+        text,
+        re.IGNORECASE,
+    )
+    if m:
+        unit = m.group(2).lower()
+        canonical = next(
+            (c for c, pattern in _GOAL_UNITS if re.fullmatch(pattern, unit)),
+            unit,
+        )
+        return float(m.group(1)), canonical
+    m = re.search(r"([0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十]+)\s*(毫升|升|杯|毫克|公里|小时|分钟|页|本)", text)
+    if m:
+        number = float(m.group(1)) if m.group(1)[0].isdigit() else _zh_number(m.group(1))
+        if number is None:
+            return None
+        zh_units = {
+            "毫升": "ml",
+            "升": "l",
+            "杯": "glass",
+            "毫克": "mg",
+            "公里": "km",
+            "小时": "hour",
+            "分钟": "minute",
+            "页": "page",
+            "本": "book",
+        }
+        return float(number), zh_units[m.group(2)]
+    return None
+
+
+_GOAL_UNITS = [
+    ("ml", r"ml|millilit(er|re)s?"),
+    ("l", r"l|lit(er|re)s?"),
+    ("glass", r"glass(es)?|cups?"),
+    ("mg", r"mg"),
+    ("km", r"km|kilomet(er|re)s?"),
+    ("mi", r"miles?"),
+    ("hour", r"hours?|hrs?"),
+    ("minute", r"minutes?|mins?"),
+    ("page", r"pages?"),
+    ("book", r"books?"),
+]
+
+
+# --- dates, events, topics ------------------------------------------------------------------------------------
+
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ]
+    )
+}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+
+
+def find_date(text: str) -> str | None:
+    """A calendar date: "2027-01-20" as is; "Dec 25", "25 December", "12月25日", a holiday as "MM-DD"."""
+    if m := re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
+        return m.group(0)
+    if m := re.search(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]", text):
+        month, day = int(m.group(2)), int(m.group(3))
+        return _date(m.group(1), month, day)
+    lowered = text.lower()
+    months = "|".join(sorted(_MONTHS, key=len, reverse=True))
+    if m := re.search(rf"\b({months})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?", lowered):
+        return _date(m.group(3), _MONTHS[m.group(1)], int(m.group(2)))
+    if m := re.search(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({months})\b(?:,?\s+(\d{{4}}))?", lowered):
+        return _date(m.group(3), _MONTHS[m.group(2)], int(m.group(1)))
+    for _name, (mmdd, aliases) in HOLIDAYS.items():
+        if any(a in lowered for a in aliases):
+            return mmdd
+    return None
+
+
+def _date(year: str | None, month: int, day: int) -> str | None:
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return f"{int(year):04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+
+
+_EVENTS = {
+    "birthday": ("birthday", "生日"),
+    "wedding": ("wedding", "婚礼"),
+    "exam": ("exam", "test", "考试", "高考", "考研"),
+    "vacation": ("vacation", "holiday", "trip", "假期", "放假", "旅行", "旅游"),
+    "anniversary": ("anniversary", "纪念日"),
+    "deadline": ("deadline", "截止"),
+    "graduation": ("graduation", "毕业"),
+    "move": ("moving", "搬家"),
+    "due date": ("due date", "baby", "预产期"),
+}
+
+
+def find_event(text: str) -> str | None:
+    """What a countdown counts down to ("birthday", "exam", a holiday's name)."""
+    lowered = text.lower()
+    for name, (_mmdd, aliases) in HOLIDAYS.items():
+        if any(a in lowered for a in aliases):
+            return name
+    for name, cues in _EVENTS.items():
+        if any(c in lowered for c in cues):
+            return name
+    return None
+
+
+def find_cuisines(text: str) -> list[str]:
+    lowered = text.lower()
+    return [
+        name
+        for name, cues in CUISINES.items()
+        if any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", lowered) for c in cues)
+    ]
+
+
+def find_language(text: str) -> str | None:
+    lowered = text.lower()
+    for name, cues in LANGUAGES.items():
+        if any(re.search(rf"(?<![a-z]){re.escape(c)}(?![a-z])", lowered) for c in cues):
+            return name
+    return None
+
+
+def find_period(text: str) -> str | None:
+    """'month' or 'week' for budgets and goals ("a month", "per week", "每月", "每周")."""
+    lowered = text.lower()
+    if re.search(r"month|monthly|每月|一个月|月度|每个月", lowered):
+        return "month"
+    if re.search(r"week|weekly|每周|一周|每星期|每个星期", lowered):
+        return "week"
+    return None
+
+
+def _weather(text: str) -> dict[str, Any]:
+    metric, order = weather_metric(text)
+    return {"cities": find_cities(text), "metric": metric, "order": order}
+
+
+def _currency(text: str) -> dict[str, Any]:
+    return {"currencies": find_currencies(text), "amount": find_amount(text)}
+
+
+def _units(text: str) -> dict[str, Any]:
+    units = find_units(text)
+    dimension = find_dimension(text, units)
+    return {
+        "dimension": dimension,
+        "units": [u for u in units if UNITS[u][0] == dimension] or None,
+        "amount": find_amount(text),
+    }
+
+
+def _run(text: str) -> dict[str, Any]:
+    goal = find_goal(text)
+    return {
+        "time_of_day": time_of_day(text),
+        "start": find_time(text),
+        "goal": {"value": goal[0], "unit": goal[1], "period": find_period(text) or "week"}
+        if goal and goal[1] in ("km", "mi")
+        else None,
+    }
+
+
+def _goal_slot(text: str, units: tuple[str, ...]) -> dict[str, Any] | None:
+    goal = find_goal(text)
+    return {"value": goal[0], "unit": goal[1]} if goal and goal[1] in units else None
+
+
+def _budget(text: str) -> dict[str, Any]:
+    return {"amount": find_amount(text), "currencies": find_currencies(text), "period": find_period(text)}
+
+
+def _splitter(text: str) -> dict[str, Any]:
+    return {"people": find_people(text), "people_count": find_people_count(text), "currencies": find_currencies(text)}
+
+
+def _tip(text: str) -> dict[str, Any]:
+    return {"percent": find_percent(text), "people_count": find_people_count(text), "amount": find_amount(text)}
+
+
+def _countdown(text: str) -> dict[str, Any]:
+    return {"date": find_date(text), "event": find_event(text)}
+
+
+def _focus(text: str) -> dict[str, Any]:
+    return {"goal": _goal_slot(text, ("hour", "minute"))}
+
+
+_EXTRACTORS: dict[str, Any] = {
+    "weather_ranking": _weather,
+    "currency_converter": _currency,
+    "unit_converter": _units,
+    "run_log": _run,
+    "habit_tracker": lambda t: {"habits": habit_names(t)},
+    "caffeine_tracker": lambda t: {"limit": _goal_slot(t, ("mg",)), "cutoff": find_time(t)},
+    "focus_planner": _focus,
+    "expense_splitter": _splitter,
+    "budget_tracker": _budget,
+    "tip_calculator": _tip,
+    "bmi_calculator": lambda t: {
+        "system": "imperial" if re.search(r"pounds?|lbs?|feet|foot|inch|磅|英尺", t, re.I) else None
+    },
+    "countdown": _countdown,
+    "todo_list": lambda t: {},
+    "reading_list": lambda t: {"goal": _goal_slot(t, ("book", "page")), "period": find_period(t)},
+    "flashcards": lambda t: {"topic": find_language(t)},
+    "water_tracker": lambda t: {"goal": _goal_slot(t, ("ml", "l", "glass"))},
+    "mood_journal": lambda t: {},
+    "restaurant_picker": lambda t: {"cuisines": find_cuisines(t), "cities": find_cities(t)},
+}
+
+
 def extract(archetype: str | None, text: str) -> dict[str, Any]:
     """The slots an archetype reads from ``text``; slots the text does not give are left out."""
-    slots: dict[str, Any] = {}
-    if archetype == "weather_ranking":
-        slots["cities"] = find_cities(text)
-        slots["metric"], slots["order"] = weather_metric(text)
-    elif archetype == "unit_converter":
-        units = find_units(text)
-        dimension = find_dimension(text, units)
-        units = [u for u in units if UNITS[u][0] == dimension]
-        if dimension:
-            slots["dimension"] = dimension
-        if units:
-            slots["units"] = units
-    elif archetype == "run_log":
-        if (when := time_of_day(text)) is not None:
-            slots["time_of_day"] = when
-        if (start := find_time(text)) is not None:
-            slots["start"] = start
-    elif archetype == "habit_tracker" and (names := habit_names(text)):
-        slots["habits"] = names
-    return slots
+    extractor = _EXTRACTORS.get(archetype or "")
+    if extractor is None:
+        return {}
+    return {k: v for k, v in extractor(text).items() if v not in (None, [], {})}
