@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
 import time
 
 from toolgen.errors import InvalidInputError
@@ -24,9 +25,21 @@ def _encode(number: int, width: int) -> str:
     return "".join(reversed(chars))
 
 
+_last = [0, 0]  # (milliseconds, random part) of the last id this process made
+_lock = threading.Lock()
+
+
 def sortable_id(prefix: str) -> str:
-    """A 21-character id that sorts by creation time (milliseconds), then by 50 random bits."""
-    return prefix + _encode(int(time.time() * 1000), 10) + _encode(secrets.randbits(50), 10)
+    """A 21-character id that sorts by creation time: milliseconds, then 50 bits that are random for a new
+    millisecond and count up within one (so ids made in the same millisecond still sort in order)."""
+    with _lock:
+        now = int(time.time() * 1000)
+        if now <= _last[0]:
+            now, tail = _last[0], _last[1] + 1
+        else:
+            tail = secrets.randbits(49)  # half the space: room to count up
+        _last[0], _last[1] = now, tail
+    return prefix + _encode(now, 10) + _encode(tail, 10)
 
 
 def tool_id() -> str:

@@ -19,9 +19,17 @@ NAME = r"^[a-z][a-z0-9_]{0,39}$"
 OP_ID = r"^[a-z][A-Za-z0-9]{0,63}$"
 PATH = r"^/([a-z0-9_-]+(/[a-z0-9_-]+)*)?(/\{id\})?$"
 MAX_EXPR = 300
+DATE_SENTINEL = re.compile(r"\$today|\$next:(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
+MAX_NUMBER = 1e15  # the largest magnitude a tool accepts in a number field (the runtime refuses more)
 # Names an expression may call; the runtime binds exactly these (toolgen/runtime/expressions.py).
-AGGREGATE_FUNCTIONS = frozenset({"sum", "avg", "min", "max", "count", "streak", "last", "round"})
-COMPUTE_FUNCTIONS = frozenset({"round", "abs", "min", "max", "floor", "ceil"})
+AGGREGATE_FUNCTIONS = frozenset(
+    {"sum", "avg", "min", "max", "count", "count_where", "streak", "last", "round", "abs", "pick", "settle"}
+)
+ROW_FUNCTIONS = frozenset(
+    {"round", "abs", "min", "max", "floor", "ceil", "days_until", "days_since", "add_days", "today"}
+)
+COMPUTE_FUNCTIONS = ROW_FUNCTIONS
+RESERVED = frozenset({"id", "created_at", "updated_at"})
 
 
 class Strict(BaseModel):
@@ -37,6 +45,13 @@ class FieldSpec(Strict):
     minimum: float | None = None
     maximum: float | None = None
     max_length: int = Field(default=200, ge=1, le=2000)
+
+    @model_validator(mode="after")
+    def _default_sentinel(self) -> FieldSpec:
+        sentinel = isinstance(self.default, str) and self.default.startswith("$")
+        if sentinel and (self.type != "date" or not DATE_SENTINEL.fullmatch(self.default)):
+            raise ValueError("a '$' default is '$today' or '$next:MM-DD', on a date field")
+        return self
 
 
 def _shorthand(value: Any) -> Any:
@@ -77,6 +92,7 @@ def check_expression(expr: str, allowed_names: set[str], allowed_calls: frozense
         ast.cmpop,
         ast.boolop,
     )
+    callees = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if not isinstance(node, allowed_nodes):
             raise ValueError(f"expression {expr!r} uses {type(node).__name__}, which is not allowed")
@@ -85,8 +101,11 @@ def check_expression(expr: str, allowed_names: set[str], allowed_calls: frozense
                 raise ValueError(f"expression {expr!r} calls something other than {sorted(allowed_calls)}")
             if node.keywords:
                 raise ValueError(f"expression {expr!r} uses keyword arguments")
-        elif isinstance(node, ast.Name) and node.id not in allowed_names and node.id not in allowed_calls:
-            raise ValueError(f"expression {expr!r} names {node.id!r}, which is not defined")
+        elif isinstance(node, ast.Name):
+            # a function may only be called: bare, it would be a function object, not a value
+            allowed = node.id in allowed_calls if id(node) in callees else node.id in allowed_names
+            if not allowed:
+                raise ValueError(f"expression {expr!r} names {node.id!r}, which is not defined here")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 60:
             raise ValueError(f"expression {expr!r} holds a long string constant")
 
@@ -101,7 +120,7 @@ class Entity(Strict):
     @classmethod
     def _names(cls, fields: dict[str, FieldSpec]) -> dict[str, FieldSpec]:
         _check_names(fields, "field")
-        reserved = {"id", "created_at", "updated_at"} & set(fields)
+        reserved = RESERVED & set(fields)
         if reserved:
             raise ValueError(f"field names {sorted(reserved)} are reserved")
         return fields
@@ -121,6 +140,10 @@ class EntityOperation(OperationBase):
 class CreateOp(EntityOperation):
     kind: Literal["create"]
     method: Literal["POST"] = "POST"
+    derive: dict[str, str] = Field(
+        default_factory=dict, description="field: expression used when the field is not given"
+    )
+    constants: dict[str, Any] = Field(default_factory=dict)
 
 
 class ListOp(EntityOperation):
@@ -128,6 +151,14 @@ class ListOp(EntityOperation):
     method: Literal["GET"] = "GET"
     sort: str = Field(default="-created_at", pattern=r"^-?[a-z][a-z0-9_]{0,39}$")
     limit: int = Field(default=100, ge=1, le=1000)
+    computed: dict[str, str] = Field(
+        default_factory=dict, max_length=10, description="per-row figures: name: expression"
+    )
+    filters: list[str] = Field(
+        default_factory=list, max_length=10, description="fields a caller may filter on by equality"
+    )
+    where: str | None = Field(default=None, description="only rows for which this expression is true")
+    constants: dict[str, Any] = Field(default_factory=dict)
 
 
 class GetOp(EntityOperation):
@@ -150,6 +181,13 @@ class AggregateOp(EntityOperation):
     method: Literal["GET"] = "GET"
     metrics: dict[str, str] = Field(min_length=1, max_length=20)
     group_by: str | None = None
+    period: Literal["day", "week", "month", "year"] | None = Field(
+        default=None, description="only rows dated in the current one"
+    )
+    period_field: str = "date"
+    filters: list[str] = Field(default_factory=list, max_length=10)
+    where: str | None = Field(default=None, description="only rows for which this expression is true")
+    constants: dict[str, Any] = Field(default_factory=dict)
 
 
 class ComputeOp(OperationBase):
@@ -166,13 +204,24 @@ class FetchOp(OperationBase):
     kind: Literal["fetch"]
     method: Literal["GET"] = "GET"
     url: str = Field(max_length=300)
-    query: dict[str, str] = Field(default_factory=dict)
-    select: str = Field(max_length=500, description="JMESPath applied to the response; must give a list of objects")
+    inputs: dict[str, FieldSpec] = Field(default_factory=dict, max_length=10, description="checked query inputs")
+    query: dict[str, str] = Field(
+        default_factory=dict, description="upstream query; '{input}' is replaced by its value"
+    )
+    select: str = Field(
+        max_length=500, description="JMESPath applied to the response: a list of objects, or one object"
+    )
     labels: list[str] = Field(default_factory=list, max_length=50, description="names zipped onto the list in order")
     label_field: str = "name"
-    fields: dict[str, FieldType] = Field(default_factory=dict)
+    fields: dict[str, FieldType | Literal["object"]] = Field(
+        default_factory=dict, description="fields of each selected object"
+    )
+    outputs: dict[str, str] = Field(default_factory=dict, description="one object in, these figures out")
+    constants: dict[str, Any] = Field(default_factory=dict)
     sort: str | None = Field(default=None, pattern=r"^-?[a-z][a-z0-9_]{0,39}$")
     limit: int = Field(default=10, ge=1, le=100)
+
+    _shorthand = field_validator("inputs", mode="before")(_shorthand)
 
     @field_validator("url")
     @classmethod
@@ -236,7 +285,7 @@ class ToolProgram(Strict):
             self._check_operation(op)
         return self
 
-    def _check_operation(self, op: Any) -> None:
+    def _check_operation(self, op: Any) -> None:  # noqa: C901 - one rule set per kind, in one place
         needs_id = op.kind in ("get", "update", "delete")
         if needs_id != op.path.endswith("/{id}"):
             raise ValueError(f"operation {op.id}: only get, update and delete paths end in /{{id}}")
@@ -244,25 +293,59 @@ class ToolProgram(Strict):
             entity = self.entities.get(op.entity)
             if entity is None:
                 raise ValueError(f"operation {op.id} names unknown entity {op.entity!r}")
-            columns = set(entity.fields) | {"id", "created_at", "updated_at"}
-            if isinstance(op, ListOp) and op.sort.lstrip("-") not in columns:
-                raise ValueError(f"operation {op.id} sorts by unknown field {op.sort!r}")
+            columns = set(entity.fields) | RESERVED
+            constants = set(getattr(op, "constants", {}) or {})
+            _check_names(constants, "constant")
+            for name in getattr(op, "filters", []):
+                if name not in entity.fields:
+                    raise ValueError(f"operation {op.id} filters on unknown field {name!r}")
+            if isinstance(op, CreateOp):
+                for field, expr in op.derive.items():
+                    if field not in entity.fields:
+                        raise ValueError(f"operation {op.id} derives unknown field {field!r}")
+                    check_expression(expr, columns | constants, ROW_FUNCTIONS)
+            if isinstance(op, ListOp):
+                _check_names(op.computed, "computed field")
+                clash = set(op.computed) & columns
+                if clash:
+                    raise ValueError(f"operation {op.id}: computed fields {sorted(clash)} shadow stored fields")
+                for expr in op.computed.values():
+                    check_expression(expr, columns | constants, ROW_FUNCTIONS)
+                if op.where:
+                    check_expression(op.where, columns | constants | set(op.computed), ROW_FUNCTIONS)
+                if op.sort.lstrip("-") not in columns | set(op.computed):
+                    raise ValueError(f"operation {op.id} sorts by unknown field {op.sort!r}")
             if isinstance(op, AggregateOp):
                 if op.group_by is not None and op.group_by not in entity.fields:
                     raise ValueError(f"operation {op.id} groups by unknown field {op.group_by!r}")
+                if op.period and entity.fields.get(op.period_field, FieldSpec(type="string")).type != "date":
+                    raise ValueError(f"operation {op.id}: period needs a date field {op.period_field!r}")
                 _check_names(op.metrics, "metric")
+                if op.where:
+                    check_expression(op.where, columns | constants, ROW_FUNCTIONS)
                 for expr in op.metrics.values():
-                    check_expression(expr, columns, AGGREGATE_FUNCTIONS)
+                    check_expression(expr, columns | constants, AGGREGATE_FUNCTIONS)
         elif isinstance(op, ComputeOp):
             _check_names(op.inputs, "input")
             _check_names(op.outputs, "output")
             _check_names(op.constants, "constant")
-            for expr in op.outputs.values():
-                check_expression(expr, set(op.inputs) | set(op.constants), COMPUTE_FUNCTIONS)
+            known = set(op.inputs) | set(op.constants)
+            for name, expr in op.outputs.items():  # an output may use the outputs before it
+                check_expression(expr, known, COMPUTE_FUNCTIONS)
+                known.add(name)
         elif isinstance(op, FetchOp):
             host = urlsplit(op.url).hostname
             if host not in self.allowed_hosts:
                 raise ValueError(f"operation {op.id} fetches from {host!r}, which is not in allowed_hosts")
+            _check_names(op.inputs, "input")
+            for value in op.query.values():
+                for name in re.findall(r"\{([a-z][a-z0-9_]*)\}", value):
+                    if name not in op.inputs:
+                        raise ValueError(f"operation {op.id}: query uses {{{name}}}, which is not an input")
+            known = set(op.fields) | set(op.inputs) | set(op.constants)
+            for name, expr in op.outputs.items():
+                check_expression(expr, known, COMPUTE_FUNCTIONS)
+                known.add(name)
 
     def operation(self, op_id: str) -> Any:
         """The operation with this id (KeyError if none)."""

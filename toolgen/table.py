@@ -49,7 +49,8 @@ def to_dynamo(value: Any) -> Any:
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, float):
-        return Decimal(repr(value))
+        # DynamoDB numbers stop at a magnitude of 1e-130; anything that small is stored as the zero it is.
+        return Decimal(repr(value)) if abs(value) >= 1e-100 else Decimal(0)
     if isinstance(value, dict):
         return {k: to_dynamo(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -93,6 +93,16 @@
 
   function show(value) {
     if (value === null || value === undefined) return "—";
+    if (Array.isArray(value)) {
+      if (!value.length) return "—";
+      // a list of records (who pays whom): "Bob → Me: 130"
+      const one = (item) => {
+        if (!item || typeof item !== "object") return show(item);
+        const parts = Object.values(item).map(show);
+        return parts.length > 1 ? parts.slice(0, -1).join(" → ") + ": " + parts[parts.length - 1] : parts.join("");
+      };
+      return value.map(one).join("; ");
+    }
     if (typeof value === "boolean") return value ? "✓" : "";
     if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
     return String(value);
@@ -131,7 +141,9 @@
         wrap.appendChild(el("p", { class: "empty", text: L.empty }));
         return;
       }
+      const computed = Object.keys(op.computed || {});
       const head = el("tr", {}, Object.entries(fields).map(([n, s]) => el("th", { scope: "col", text: s.label || n })));
+      for (const name of computed) head.appendChild(el("th", { scope: "col", text: L.metrics[name] || name }));
       if (del) head.appendChild(el("th", { scope: "col", text: "" }));
       const body = data.items.map((row) => {
         const tr = el("tr", { "data-id": row.id });
@@ -146,6 +158,7 @@
           }
           tr.appendChild(td);
         }
+        for (const name of computed) tr.appendChild(el("td", { text: show(row[name]) }));
         if (del) {
           const button = el("button", { type: "button", class: "link", text: L.delete });
           button.addEventListener("click", () => act(() => call("DELETE", del.path.replace("{id}", row.id))));
@@ -190,6 +203,7 @@
   }
 
   function fetchWidget(op) {
+    if (Object.keys(op.inputs || {}).length) return computeWidget(op);  // a lookup with inputs: a form
     const list = el("ol", { class: "ranking", "data-op": op.id });
     const button = el("button", { type: "button", text: L.load });
     async function refresh() {
@@ -200,6 +214,7 @@
       }));
     }
     button.addEventListener("click", () => refresh().then(() => say("")).catch((err) => say(err.message, true)));
+    refreshers.push(refresh);  // read-only: load it when the page opens
     return [button, list];
   }
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.upstream import Upstream
 from toolgen import auth
 
 SECRET = "e2e-secret"
@@ -61,9 +62,25 @@ def http(
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def upstream() -> Iterator[Upstream]:
+    """Stand-ins for the public APIs tools fetch from (Open-Meteo, Frankfurter), on loopback."""
+    fixture = Upstream()
+    yield fixture
+    fixture.stop()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream) -> Iterator[Server]:
     home = tmp_path_factory.mktemp("serve-home")
-    env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1"}
+    # Test configuration only: the allowed hosts point at the fixture (a request can never set this).
+    overrides = json.dumps({"api.open-meteo.com": upstream.url, "api.frankfurter.dev": upstream.url})
+    env = {
+        **os.environ,
+        "TOOLGEN_HOME": str(home),
+        "TOOLGEN_SECRET": SECRET,
+        "PYTHONUNBUFFERED": "1",
+        "TOOLGEN_FETCH_OVERRIDES": overrides,
+    }
     log = (home / "serve.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0"],

@@ -45,3 +45,10 @@ def test_query_pages_through_everything_and_delete_prefix_batches(table):
     assert [i["sk"] for i in table.query(pk, "row#", newest_first=True)][:2] == ["row#059", "row#058"]
     assert table.delete_prefix(pk, "row#") == 60
     assert [i["sk"] for i in table.query(pk)] == ["other#1"]
+
+
+def test_numbers_too_small_for_dynamodb_are_stored_as_zero(table):
+    pk = sortable_id("x")
+    table.put({"pk": pk, "sk": "a", "tiny": 5e-324, "small": 1e-90})
+    item = table.get(pk, "a")
+    assert item["tiny"] == 0 and item["small"] == 1e-90

@@ -1,5 +1,6 @@
 """Fetch operations reach only allow-listed public hosts; addresses are checked, not trusted."""
 
+import datetime as dt
 import socket
 
 import pytest
@@ -51,4 +52,4 @@ def test_host_outside_the_platform_list_is_refused_even_if_the_program_allows_it
     data["operations"][0]["url"] = "https://evil.example/steal"
     forged = type(program).model_validate(data)
     with pytest.raises(Forbidden, match="not an allowed host"):
-        run_fetch(forged, forged.operations[0])
+        run_fetch(forged, forged.operations[0], {}, dt.date(2026, 12, 2))

@@ -83,7 +83,7 @@ def test_unknown_route_and_row_are_404(runs):
 def test_describe_lists_operations(runs):
     status, body = call(runs, "GET", "/")
     assert status == 200
-    assert [op["id"] for op in body["operations"]] == ["addRun", "listRuns", "runStats", "deleteRun"]
+    assert [op["id"] for op in body["operations"]] == ["addRun", "listRuns", "runStats", "weekDistance", "deleteRun"]
 
 
 def test_rows_are_kept_per_person():

@@ -3,6 +3,7 @@
 import base64
 import hashlib
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -24,6 +25,26 @@ def page_for(prompt: str, mode_memory: str | None = None):
         [RecalledMemory(memory_id="m1", text="dark", key="theme", value=mode_memory, score=1)] if mode_memory else []
     )
     return render_page(OfflinePlanner().plan(prompt, classify(prompt), memories), TOOL_URL)
+
+
+class _Attributes(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.names += [name for name, _ in attrs]
+
+
+def inline_handlers(html: str) -> list[str]:
+    """Attributes like onclick= on any element (the page's script adds its listeners itself)."""
+    parser = _Attributes()
+    parser.feed(html)
+    return [name for name in parser.names if name.lower().startswith("on")]
+
+
+def test_inline_handler_check_finds_them():
+    assert inline_handlers('<p><img src=x onerror="alert(1)"><b onClick=go()>x</b></p>') == ["onerror", "onclick"]
 
 
 def inline(tag: str, html: str) -> list[str]:
@@ -53,7 +74,7 @@ def test_pages_carry_the_theme_and_no_inline_handlers(prompt):
     html = page_for(prompt).html
     assert 'data-theme="macaron-ui-v3"' in html
     assert "--primary: #FF9AA2;" in html and "--radius: 12px;" in html
-    assert not re.search(r"\son[a-z]+\s*=", html), "no inline event handlers"
+    assert not inline_handlers(html), "no inline event handlers"
     urls = re.findall(r"https?://[^\s\"'<>)]+", html)
     assert urls and all(u.startswith(TOOL_URL) for u in urls), "no third-party origins"
 

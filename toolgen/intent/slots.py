@@ -491,6 +491,8 @@ def _currency(text: str) -> dict[str, Any]:
 
 def _units(text: str) -> dict[str, Any]:
     units = find_units(text)
+    if re.search(r"how many \S+( \S+)? (are )?in (a|an|one|\d)", text, re.IGNORECASE):
+        units.reverse()  # "how many ml in a cup" converts from cups to ml
     dimension = find_dimension(text, units)
     return {
         "dimension": dimension,

@@ -8,6 +8,7 @@ Errors become JSON bodies ``{"code", "message", "details"}`` with the status the
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import json
 import logging
 import os
@@ -29,7 +30,7 @@ from toolgen.program import (
     ToolProgram,
     UpdateOp,
 )
-from toolgen.runtime import expressions
+from toolgen.runtime import operations
 from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, RouteNotFound, ToolCallError
 from toolgen.runtime.fetch import run_fetch
 from toolgen.runtime.rows import RowStore
@@ -57,8 +58,10 @@ class ToolApp:
         owner: str,
         table: ItemTable,
         secret: str | Callable[[], str],
+        clock: Callable[[], dt.date] | None = None,
     ) -> None:
         self.program = program
+        self.clock = clock or (lambda: dt.datetime.now(dt.UTC).date())
         self.tool_id = tool_id
         self.owner = owner
         self.table = table
@@ -116,7 +119,11 @@ class ToolApp:
         for op_method, pattern, op in self._routes:
             match = pattern.match(path)
             if match and op_method == method:
-                return self.run(op, user, match.groupdict().get("id"), _query(event), _body(event, method))
+                query = _query(event)
+                unknown = sorted(set(query) - accepted_query(op))
+                if unknown:
+                    raise Invalid("unknown query parameters", details={name: "unknown parameter" for name in unknown})
+                return self.run(op, user, match.groupdict().get("id"), query, _body(event, method))
         raise RouteNotFound(f"no route {method} {path}")
 
     def describe(self) -> dict[str, Any]:
@@ -134,12 +141,11 @@ class ToolApp:
 
     def run(self, op: Any, user: str, row_id: str | None, query: dict[str, str], body: Any) -> dict[str, Any]:
         """Run one operation for ``user``."""
-        rows = RowStore(self.table, self.tool_id, user)
+        rows, today = RowStore(self.table, self.tool_id, user), self.clock()
         if isinstance(op, CreateOp):
-            data = check_object(body, self.program.entities[op.entity].fields)
-            return response(201, rows.create(op.entity, data))
+            return response(201, operations.create(self.program, op, rows, body, today))
         if isinstance(op, ListOp):
-            return response(200, {"items": self._list(rows, op, query)})
+            return response(200, {"items": operations.list_rows(self.program, op, rows, query, today)})
         if isinstance(op, GetOp):
             return response(200, rows.get(op.entity, row_id or ""))
         if isinstance(op, UpdateOp):
@@ -151,40 +157,23 @@ class ToolApp:
             rows.delete(op.entity, row_id or "")
             return response(204)
         if isinstance(op, AggregateOp):
-            return response(200, self._aggregate(rows, op))
+            return response(200, operations.aggregate(self.program, op, rows, query, today))
         if isinstance(op, ComputeOp):
-            inputs = check_object(query if op.method == "GET" else body, op.inputs, from_text=op.method == "GET")
-            return response(200, expressions.compute(op.outputs, inputs, op.constants))
+            return response(200, operations.compute(op, query, body, today))
         if isinstance(op, FetchOp):
-            return response(200, run_fetch(self.program, op))
+            return response(200, run_fetch(self.program, op, query, today))
         raise RouteNotFound(f"operation {op.id} has no handler")
 
-    def _list(self, rows: RowStore, op: ListOp, query: dict[str, str]) -> list[dict[str, Any]]:
-        limit = op.limit
-        if "limit" in query:
-            try:
-                limit = max(1, min(op.limit, int(query["limit"])))
-            except ValueError as e:
-                raise Invalid("limit must be a whole number", details={"limit": "expected integer"}) from e
-        items = rows.all(op.entity)
-        key, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
-        present = sorted((r for r in items if r.get(key) is not None), key=lambda r: r[key], reverse=reverse)
-        return (present + [r for r in items if r.get(key) is None])[:limit]
 
-    def _aggregate(self, rows: RowStore, op: AggregateOp) -> dict[str, Any]:
-        items = rows.all(op.entity)
-        columns = [*self.program.entities[op.entity].fields, "id", "created_at", "updated_at"]
-        if op.group_by is None:
-            return {"metrics": expressions.aggregate(op.metrics, items, columns)}
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for row in items:
-            groups.setdefault(str(row.get(op.group_by)), []).append(row)
-        return {
-            "groups": [
-                {"key": key, "metrics": expressions.aggregate(op.metrics, group, columns)}
-                for key, group in sorted(groups.items())
-            ]
-        }
+def accepted_query(op: Any) -> set[str]:
+    """The query parameters an operation reads; any other is refused, as unknown body fields are."""
+    if isinstance(op, ListOp):
+        return {"limit", *op.filters}
+    if isinstance(op, AggregateOp):
+        return set(op.filters)
+    if isinstance(op, ComputeOp | FetchOp) and op.method == "GET":
+        return set(op.inputs)
+    return set()
 
 
 def _query(event: dict[str, Any]) -> dict[str, str]:

@@ -1,20 +1,43 @@
-"""Safe expressions for aggregate and compute operations, evaluated by simpleeval (never eval/exec).
+"""Safe expressions for aggregate, compute, computed-field and derived-field rules, evaluated by simpleeval.
 
-Expressions were checked when the program was validated (toolgen/program.py: parse tree, names, length); here
-they run with only the names and functions below bound, simpleeval's own limits on powers and string sizes, and
-a cap on the rows an aggregate reads.
+Never eval/exec: expressions were checked when the program was validated (toolgen/program.py: parse tree, names,
+length), and here they run with only the names and functions below bound, simpleeval's own limits on powers and
+string sizes, and a cap on the rows an aggregate reads. A figure that cannot be computed (no rows, 0/0, a
+missing value) is None rather than an error.
 """
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import math
+import operator
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from simpleeval import InvalidExpression, SimpleEval
+from simpleeval import DEFAULT_OPERATORS, InvalidExpression, SimpleEval
 
 MAX_ROWS = 10_000
+MAX_EXPONENT = 64
+MAX_POWER_BASE = 1e6
+_random = random.SystemRandom()
+
+
+def _power(base: Any, exponent: Any) -> Any:
+    """Powers a tool needs (squares, 2 ** box) and nothing that costs more: simpleeval alone allows 999999 ** 999999."""
+    if abs(exponent) > MAX_EXPONENT or (abs(base) > MAX_POWER_BASE and exponent > 1):
+        raise OverflowError("power too large")
+    return operator.pow(base, exponent)
+
+
+# simpleeval's operators with a tighter power and no bit shifts, so every expression's cost is bounded.
+OPERATORS = {op: fn for op, fn in DEFAULT_OPERATORS.items() if op not in (ast.LShift, ast.RShift)}
+OPERATORS[ast.Pow] = _power
+
+
+def _today() -> dt.date:
+    return dt.datetime.now(dt.UTC).date()
 
 
 def _values(column: Sequence[Any]) -> list[Any]:
@@ -45,6 +68,28 @@ def _last(column: Sequence[Any] = ()) -> Any:
     return values[-1] if values else None
 
 
+def _round(value: Any, digits: int = 0) -> Any:
+    return None if value is None else round(value, digits)
+
+
+def _pick(column: Sequence[Any] = ()) -> Any:
+    """One of the column's values, at random (a restaurant for tonight)."""
+    values = _values(column)
+    return _random.choice(values) if values else None
+
+
+def _parse_date(value: Any, today: dt.date) -> dt.date | None:
+    """An ISO date; a bare MM-DD is its next occurrence from ``today``."""
+    text = str(value or "")
+    try:
+        if len(text) == 5 and text[2] == "-":
+            day = dt.date(today.year, int(text[:2]), int(text[3:]))
+            return day if day >= today else dt.date(today.year + 1, day.month, day.day)
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
 def streak(column: Sequence[Any], today: dt.date | None = None) -> int:
     """Consecutive days, ending today or yesterday, on which the column has a date."""
     days = set()
@@ -53,7 +98,7 @@ def streak(column: Sequence[Any], today: dt.date | None = None) -> int:
             days.add(dt.date.fromisoformat(str(value)))
         except ValueError:
             continue
-    day = today or dt.datetime.now(dt.UTC).date()
+    day = today or _today()
     if day not in days:
         day -= dt.timedelta(days=1)
     count = 0
@@ -63,12 +108,78 @@ def streak(column: Sequence[Any], today: dt.date | None = None) -> int:
     return count
 
 
+def settle(payers: Sequence[Any], amounts: Sequence[Any], people: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Who pays whom so that everyone (``people`` and every payer) has paid an equal share of the total.
+
+    Greedy: the largest debtor pays the largest creditor until one is square; at most n - 1 transfers, amounts
+    in cents so nothing is lost to rounding.
+    """
+    cents: dict[str, int] = {str(p): 0 for p in people}
+    for payer, amount in zip(payers, amounts, strict=False):
+        if payer is not None and amount is not None:
+            cents[str(payer)] = cents.get(str(payer), 0) + round(float(amount) * 100)
+    if not cents:
+        return []
+    names = sorted(cents)
+    total = sum(cents.values())
+    share, extra = divmod(total, len(names))
+    # the first `extra` people (by name) carry one cent more, so the shares add up to the total exactly
+    balance = {n: cents[n] - share - (1 if i < extra else 0) for i, n in enumerate(names)}
+    creditors = sorted(((b, n) for n, b in balance.items() if b > 0), reverse=True)
+    debtors = sorted(((-b, n) for n, b in balance.items() if b < 0), reverse=True)
+    transfers = []
+    while creditors and debtors:
+        (owed, creditor), (owes, debtor) = creditors[0], debtors[0]
+        paid = min(owed, owes)
+        transfers.append({"from": debtor, "to": creditor, "amount": paid / 100})
+        creditors[0], debtors[0] = (owed - paid, creditor), (owes - paid, debtor)
+        if creditors[0][0] == 0:
+            creditors.pop(0)
+        if debtors[0][0] == 0:
+            debtors.pop(0)
+    return transfers
+
+
+def _date_functions(today: dt.date) -> dict[str, Callable[..., Any]]:
+    def days_until(value: Any) -> int | None:
+        day = _parse_date(value, today)
+        return None if day is None else (day - today).days
+
+    def days_since(value: Any) -> int | None:
+        day = _parse_date(value, today)
+        return None if day is None else (today - day).days
+
+    def add_days(value: Any, days: Any) -> str | None:
+        day = _parse_date(value, today)
+        return None if day is None else (day + dt.timedelta(days=int(days))).isoformat()
+
+    return {"days_until": days_until, "days_since": days_since, "add_days": add_days, "today": today.isoformat}
+
+
+def _scalar_functions(today: dt.date) -> dict[str, Callable[..., Any]]:
+    return {
+        "round": _round,
+        "abs": abs,
+        "min": _min,
+        "max": _max,
+        "floor": math.floor,
+        "ceil": math.ceil,
+        **_date_functions(today),
+    }
+
+
 def aggregate(
-    metrics: dict[str, str], rows: list[dict[str, Any]], columns: list[str], *, today: dt.date | None = None
+    metrics: dict[str, str],
+    rows: list[dict[str, Any]],
+    columns: list[str],
+    *,
+    constants: dict[str, Any] | None = None,
+    today: dt.date | None = None,
 ) -> dict[str, Any]:
-    """Each metric over ``rows`` (oldest first); a metric that cannot be computed (no rows, 0/0) is None."""
+    """Each metric over ``rows`` (oldest first)."""
     rows = rows[-MAX_ROWS:]
-    names = {c: [r.get(c) for r in rows] for c in columns}
+    names = {**(constants or {}), **{c: [r.get(c) for r in rows] for c in columns}}
+    day = today or _today()
     functions: dict[str, Callable[..., Any]] = {
         "sum": _sum,
         "avg": _avg,
@@ -76,35 +187,56 @@ def aggregate(
         "max": _max,
         "last": _last,
         "round": _round,
+        "abs": abs,
+        "pick": _pick,
+        "settle": settle,
         "count": lambda column=None: len(rows) if column is None else len(_values(column)),
-        "streak": lambda column: streak(column, today),
+        "count_where": lambda column, value: sum(1 for v in column if v == value),
+        "streak": lambda column: streak(column, day),
     }
-    evaluator = SimpleEval(functions=functions, names=names)
+    evaluator = SimpleEval(operators=OPERATORS, functions=functions, names=names)
     return {name: _safe(evaluator, expr) for name, expr in metrics.items()}
 
 
-def _round(value: Any, digits: int = 0) -> Any:
-    return None if value is None else round(value, digits)
+def compute(
+    outputs: dict[str, str], inputs: dict[str, Any], constants: dict[str, Any], *, today: dt.date | None = None
+) -> dict[str, Any]:
+    """Each output over the checked inputs and the constants; later outputs may use earlier ones."""
+    names: dict[str, Any] = {**constants, **inputs}
+    evaluator = SimpleEval(operators=OPERATORS, functions=_scalar_functions(today or _today()), names=names)
+    result = {}
+    for name, expr in outputs.items():
+        result[name] = names[name] = _safe(evaluator, expr)
+    return result
 
 
-def compute(outputs: dict[str, str], inputs: dict[str, Any], constants: dict[str, Any]) -> dict[str, Any]:
-    """Each output expression over the checked inputs and the program's constants."""
-    functions: dict[str, Callable[..., Any]] = {
-        "round": _round,
-        "abs": abs,
-        "min": _min,
-        "max": _max,
-        "floor": math.floor,
-        "ceil": math.ceil,
-    }
-    evaluator = SimpleEval(functions=functions, names={**constants, **inputs})
-    return {name: _safe(evaluator, expr) for name, expr in outputs.items()}
+def next_occurrence(mmdd: str, today: dt.date | None = None) -> str | None:
+    """The next date (today included) falling on month-day ``mmdd``."""
+    day = _parse_date(mmdd, today or _today())
+    return None if day is None else day.isoformat()
+
+
+def row_matches(condition: str | None, row: dict[str, Any], constants: dict[str, Any], *, today: dt.date) -> bool:
+    """Whether a row satisfies a program's static ``where`` condition (no condition: every row does)."""
+    if not condition:
+        return True
+    return bool(row_values({"ok": condition}, row, constants, today=today)["ok"])
+
+
+def row_values(
+    expressions: dict[str, str], row: dict[str, Any], constants: dict[str, Any], *, today: dt.date | None = None
+) -> dict[str, Any]:
+    """Per-row figures (computed list fields, derived defaults) over one row's values and the constants."""
+    evaluator = SimpleEval(
+        operators=OPERATORS, functions=_scalar_functions(today or _today()), names={**constants, **row}
+    )
+    return {name: _safe(evaluator, expr) for name, expr in expressions.items()}
 
 
 def _safe(evaluator: SimpleEval, expr: str) -> Any:
     try:
         value = evaluator.eval(expr)
-    except (ZeroDivisionError, TypeError, ValueError, KeyError, OverflowError, InvalidExpression):
+    except (ZeroDivisionError, TypeError, ValueError, KeyError, IndexError, OverflowError, InvalidExpression):
         return None
     if isinstance(value, float) and not math.isfinite(value):
         return None

@@ -1,8 +1,8 @@
 """Fetch operations: an HTTPS GET to an allow-listed public host, then JMESPath, sort and limit.
 
 Safety rules, all enforced here whatever the program says:
-- HTTPS only, GET only, no redirects followed (a 3xx is an error), a timeout well inside the Lambda's and a cap
-  on the response size;
+- HTTPS only, GET only, a timeout well inside the Lambda's, a cap on the response size, and at most three
+  redirects, each to an allowed HTTPS host whose addresses are checked again;
 - the host must be in the program's allowed_hosts *and* in the platform's list for the tool's archetype, so a
   planner (or a prompt injected into one) cannot widen it;
 - every address the host resolves to must be public: private, loopback, link-local (the metadata endpoint
@@ -14,25 +14,31 @@ operator's configuration of the tool function can set.
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import ipaddress
 import json
 import os
+import re
 import socket
 import ssl
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit
 
 import jmespath
 
 from toolgen.program import FetchOp, ToolProgram
+from toolgen.runtime import expressions
 from toolgen.runtime.errors import Forbidden, UpstreamError
+from toolgen.runtime.values import check_object
 
 PLATFORM_HOSTS: dict[str, frozenset[str]] = {
     "weather_ranking": frozenset({"api.open-meteo.com"}),
+    "currency_converter": frozenset({"api.frankfurter.dev"}),
 }
 TIMEOUT_S = 5.0
 MAX_BYTES = 1_000_000
+MAX_REDIRECTS = 3
 
 
 def _public_addresses(host: str, port: int) -> list[str]:
@@ -65,10 +71,14 @@ def _overrides() -> dict[str, str]:
     return json.loads(raw) if raw else {}
 
 
-def _get(url: str) -> Any:
+def _allowed(program: ToolProgram, host: str) -> bool:
+    return host in program.allowed_hosts and host in PLATFORM_HOSTS.get(program.archetype, frozenset())
+
+
+def _get_once(url: str) -> tuple[int, dict[str, str], bytes]:
     parts = urlsplit(url)
     host = parts.hostname or ""
-    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     override = _overrides().get(host)
     conn: http.client.HTTPConnection
     if override:
@@ -77,35 +87,65 @@ def _get(url: str) -> Any:
     else:
         conn = _PinnedHTTPSConnection(host, _public_addresses(host, 443)[0], timeout=TIMEOUT_S)
     try:
-        conn.request("GET", target, headers={"Accept": "application/json", "User-Agent": "toolgen-runtime"})
+        conn.request(
+            "GET", target, headers={"Accept": "application/json", "User-Agent": "toolgen-runtime", "Host": host}
+        )
         response = conn.getresponse()
         body = response.read(MAX_BYTES + 1)
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
     except (OSError, http.client.HTTPException) as e:
         raise UpstreamError(f"{host} did not answer: {e}") from e
     finally:
         conn.close()
-    if response.status != 200:
-        raise UpstreamError(f"{host} answered HTTP {response.status}")
-    if len(body) > MAX_BYTES:
-        raise UpstreamError(f"{host} answered more than {MAX_BYTES} bytes")
-    try:
-        return json.loads(body)
-    except ValueError as e:
-        raise UpstreamError(f"{host} answered something that is not JSON") from e
 
 
-def run_fetch(program: ToolProgram, op: FetchOp) -> dict[str, Any]:
-    """The operation's ranked items."""
+def fetch_json(program: ToolProgram, url: str) -> Any:
+    """GET ``url`` and decode its JSON, following at most MAX_REDIRECTS redirects, each checked like the first."""
+    for _ in range(MAX_REDIRECTS + 1):
+        parts = urlsplit(url)
+        if parts.scheme != "https" or not _allowed(program, parts.hostname or ""):
+            raise Forbidden(f"{parts.hostname} is not an allowed host for this tool")
+        status, headers, body = _get_once(url)
+        if status in (301, 302, 303, 307, 308) and headers.get("location"):
+            url = urljoin(url, headers["location"])
+            continue
+        if status != 200:
+            raise UpstreamError(f"{parts.hostname} answered HTTP {status}")
+        if len(body) > MAX_BYTES:
+            raise UpstreamError(f"{parts.hostname} answered more than {MAX_BYTES} bytes")
+        try:
+            return json.loads(body)
+        except ValueError as e:
+            raise UpstreamError(f"{parts.hostname} answered something that is not JSON") from e
+    raise UpstreamError(f"more than {MAX_REDIRECTS} redirects")
+
+
+def _url(op: FetchOp, inputs: dict[str, Any]) -> str:
+    query = {
+        k: re.sub(r"\{([a-z][a-z0-9_]*)\}", lambda m: str(inputs.get(m.group(1), "")), v) for k, v in op.query.items()
+    }
+    return op.url + ("?" + urlencode(query) if query else "")
+
+
+def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: dt.date) -> dict[str, Any]:
+    """The operation's result: ranked items, or (with outputs) figures computed from one selected object."""
+    inputs = check_object(query, op.inputs, from_text=True, today=today) if op.inputs else {}
     host = urlsplit(op.url).hostname or ""
-    if host not in program.allowed_hosts or host not in PLATFORM_HOSTS.get(program.archetype, frozenset()):
-        raise Forbidden(f"{host} is not an allowed host for this tool")
-    data = _get(op.url + ("?" + urlencode(op.query) if op.query else ""))
-    if isinstance(data, dict):  # many APIs answer one object for one place and a list for several
+    data = fetch_json(program, _url(op, inputs))
+    if isinstance(data, dict) and not op.outputs:  # many APIs answer one object for one place and a list for several
         data = [data]
     try:
         selected = jmespath.search(op.select, data)
     except jmespath.exceptions.JMESPathError as e:
         raise UpstreamError(f"the answer from {host} has an unexpected shape") from e
+    if op.outputs:
+        if not isinstance(selected, dict):
+            raise UpstreamError(f"the answer from {host} has an unexpected shape")
+        values = {k: selected.get(k) for k in op.fields}
+        result = expressions.compute(op.outputs, {**values, **inputs}, op.constants, today=today)
+        if any(v is None for v in result.values()):
+            raise UpstreamError(f"the answer from {host} lacks what this tool needs")
+        return {**inputs, **result}
     if not isinstance(selected, list) or not all(isinstance(x, dict) for x in selected):
         raise UpstreamError(f"the answer from {host} has an unexpected shape")
     items = [dict(x) for x in selected]

@@ -7,16 +7,11 @@ import math
 import re
 from typing import Any
 
-from toolgen.program import FieldSpec
+from toolgen.program import MAX_NUMBER, FieldSpec
 from toolgen.runtime.errors import Invalid
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
-
-
-def today() -> str:
-    """Today's date in UTC, ISO format."""
-    return dt.datetime.now(dt.UTC).date().isoformat()
 
 
 def _number(name: str, value: Any, spec: FieldSpec, from_text: bool) -> float | int:
@@ -29,7 +24,7 @@ def _number(name: str, value: Any, spec: FieldSpec, from_text: bool) -> float | 
         raise Invalid(f"{name} must be a {spec.type}", details={name: f"expected {spec.type}"})
     if spec.type == "integer" and (isinstance(value, float) and not value.is_integer()):
         raise Invalid(f"{name} must be a whole number", details={name: "expected integer"})
-    if not math.isfinite(value) or abs(value) > 1e15:
+    if not math.isfinite(value) or abs(value) > MAX_NUMBER:
         raise Invalid(f"{name} is out of range", details={name: "out of range"})
     if spec.minimum is not None and value < spec.minimum:
         raise Invalid(f"{name} must be at least {spec.minimum:g}", details={name: "too small"})
@@ -72,24 +67,42 @@ def _bad_date(name: str) -> str:
     raise Invalid(f"{name} must be a date like 2026-12-31", details={name: "expected YYYY-MM-DD"})
 
 
-def _default(spec: FieldSpec) -> Any:
-    return today() if spec.default == "$today" else spec.default
+def _default(spec: FieldSpec, day: dt.date | None) -> Any:
+    """The field's default; '$today' and '$next:MM-DD' are resolved against ``day`` (UTC today if None)."""
+    if isinstance(spec.default, str) and spec.default.startswith("$"):
+        from toolgen.runtime.expressions import next_occurrence
+
+        today = day or dt.datetime.now(dt.UTC).date()
+        return today.isoformat() if spec.default == "$today" else next_occurrence(spec.default[6:], today)
+    return spec.default
 
 
 def check_object(
-    data: Any, fields: dict[str, FieldSpec], *, partial: bool = False, from_text: bool = False
+    data: Any,
+    fields: dict[str, FieldSpec],
+    *,
+    partial: bool = False,
+    from_text: bool = False,
+    optional: set[str] | None = None,
+    today: dt.date | None = None,
 ) -> dict[str, Any]:
-    """A whole input object checked: unknown names refused, defaults filled (unless ``partial``), all errors at once."""
+    """A whole input object checked: unknown names refused, defaults filled (unless ``partial``), all errors at once.
+
+    Fields in ``optional`` are not required even when their spec says so (the operation derives them).
+    """
     if not isinstance(data, dict):
         raise Invalid("the body must be a JSON object")
     problems: dict[str, str] = {name: "unknown field" for name in data if name not in fields}
+    problems.update({name: "must not be null" for name, value in data.items() if value is None and name in fields})
     result: dict[str, Any] = {}
     for name, spec in fields.items():
+        if name in problems:
+            continue
         value = data.get(name)
         if value is None and not partial:
-            value = _default(spec)
+            value = _default(spec, today)
         if value is None:
-            if spec.required and not partial:
+            if spec.required and not partial and name not in (optional or set()):
                 problems[name] = "required"
             continue
         try:

@@ -7,6 +7,7 @@ no ``allOf``, no arrays); descriptions stay within GPT Actions' limits (300 per 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from openapi_spec_validator import validate
@@ -14,6 +15,7 @@ from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from toolgen.errors import StageError
 from toolgen.program import (
+    MAX_NUMBER,
     AggregateOp,
     ComputeOp,
     CreateOp,
@@ -26,19 +28,47 @@ from toolgen.program import (
     UpdateOp,
 )
 
-# A metric is a number, a date (last(date)) or null (no rows yet); anyOf keeps each branch a single type.
-METRIC_VALUE = {"anyOf": [{"type": "number"}, {"type": "string"}, {"type": "null"}]}
+# A figure (metric, computed field or output) is a number, a date or label, a yes/no, a list (settle's
+# transfers) or null (no rows yet); anyOf keeps each branch a single type.
+FIGURE = {"anyOf": [{"type": "number"}, {"type": "string"}, {"type": "boolean"}, {"type": "array"}, {"type": "null"}]}
 ERRORS = {
     "400": "The request is malformed",
     "401": "Missing or invalid bearer token",
     "403": "This tool belongs to someone else",
     "404": "No such route or row",
     "422": "A field is missing or invalid",
+    "502": "The outside source failed or answered something unexpected",
 }
+
+
+NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u0008\\u000B-\\u001F]*$"
+EXAMPLES: dict[str, Any] = {
+    "date": "2026-12-02",
+    "time": "07:30",
+    "number": 1.5,
+    "integer": 1,
+    "boolean": True,
+    "string": "example",
+    "text": "a note",
+}
+
+
+def example(spec: FieldSpec) -> Any:
+    """An example value for a field: its default when it has a plain one, its first choice, else one by type."""
+    if spec.default is not None and not (isinstance(spec.default, str) and spec.default.startswith("$")):
+        return spec.default
+    if spec.enum:
+        return spec.enum[0]
+    value = EXAMPLES[spec.type]
+    if spec.type in ("number", "integer") and spec.minimum is not None:
+        value = max(value, spec.minimum)
+    return value
 
 
 def field_schema(spec: FieldSpec | str) -> dict[str, Any]:
     """JSON Schema for one typed field, with a single ``type`` (importers reject type lists)."""
+    if spec == "object":
+        return {"type": "object"}
     if isinstance(spec, str):
         spec = FieldSpec(type=spec)  # type: ignore[arg-type]
     kind = spec.type
@@ -50,37 +80,40 @@ def field_schema(spec: FieldSpec | str) -> dict[str, Any]:
     elif kind == "time":
         schema = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
     else:
-        schema = {"type": "string", "maxLength": spec.max_length}
+        # The runtime refuses control characters other than tab and newline (toolgen/runtime/values.py).
+        schema = {"type": "string", "maxLength": spec.max_length, "pattern": NO_CONTROL_CHARACTERS}
     if spec.enum:
         schema["enum"] = list(spec.enum)
-    if spec.minimum is not None:
-        schema["minimum"] = spec.minimum
-    if spec.maximum is not None:
-        schema["maximum"] = spec.maximum
+    if kind in ("number", "integer"):  # the runtime's own bounds when the field sets none (values.py)
+        schema["minimum"] = spec.minimum if spec.minimum is not None else -MAX_NUMBER
+        schema["maximum"] = spec.maximum if spec.maximum is not None else MAX_NUMBER
     if spec.label:
         schema["description"] = spec.label[:700]
     if spec.default is not None and not (isinstance(spec.default, str) and spec.default.startswith("$")):
         schema["default"] = spec.default
+    schema["examples"] = [example(spec)]
     return schema
 
 
-def _object(fields: dict[str, FieldSpec], *, for_create: bool) -> dict[str, Any]:
+def _object(fields: dict[str, FieldSpec], *, for_create: bool, optional: Iterable[str] = ()) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {name: field_schema(spec) for name, spec in fields.items()},
     }
-    required = [n for n, s in fields.items() if s.required and s.default is None] if for_create else []
-    if required:
-        schema["required"] = required
+    if for_create:
+        required = [n for n, s in fields.items() if s.required and s.default is None and n not in optional]
+        if required:
+            schema["required"] = required
     return schema
 
 
-def _row(program: ToolProgram, entity: str) -> dict[str, Any]:
+def _row(program: ToolProgram, entity: str, computed: dict[str, str] | None = None) -> dict[str, Any]:
     schema = _object(program.entities[entity].fields, for_create=False)
     schema["properties"] = {
         "id": {"type": "string"},
         **schema["properties"],
+        **{name: FIGURE for name in computed or {}},
         "created_at": {"type": "string", "format": "date-time"},
         "updated_at": {"type": "string", "format": "date-time"},
     }
@@ -92,83 +125,119 @@ def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    sample = {name: prop["examples"][0] for name, prop in schema["properties"].items() if "examples" in prop}
+    return {"required": True, "content": {"application/json": {"schema": schema, "example": sample}}}
+
+
 def _id_param() -> dict[str, Any]:
     return {"name": "id", "in": "path", "required": True, "description": "The row's id", "schema": {"type": "string"}}
 
 
-def _query_params(inputs: dict[str, FieldSpec]) -> list[dict[str, Any]]:
+def _query_params(inputs: dict[str, FieldSpec], *, optional: bool = False) -> list[dict[str, Any]]:
     params = []
     for name, spec in inputs.items():
         schema = field_schema(spec)
+        if optional:
+            schema.pop("default", None)
         params.append(
             {
                 "name": name,
                 "in": "query",
-                "required": spec.required and spec.default is None,
+                "required": not optional and spec.required and spec.default is None,
                 "description": (spec.label or name)[:700],
                 "schema": schema,
+                "example": example(spec),
             }
         )
     return params
 
 
+def _filters(program: ToolProgram, op: Any) -> list[dict[str, Any]]:
+    fields = program.entities[op.entity].fields
+    return _query_params({name: fields[name] for name in op.filters}, optional=True)
+
+
+def _create(program: ToolProgram, op: CreateOp) -> tuple[dict[str, Any], dict[str, Any]]:
+    body = _object(program.entities[op.entity].fields, for_create=True, optional=set(op.derive))
+    return {"requestBody": _body(body)}, {"201": _json("The stored row", _row(program, op.entity))}
+
+
+def _list(program: ToolProgram, op: ListOp) -> tuple[dict[str, Any], dict[str, Any]]:
+    limit = {
+        "name": "limit",
+        "in": "query",
+        "required": False,
+        "description": "At most this many rows",
+        "schema": {"type": "integer", "minimum": 1, "maximum": op.limit, "default": op.limit},
+    }
+    items = {"type": "array", "items": _row(program, op.entity, op.computed)}
+    schema = {"type": "object", "properties": {"items": items}, "required": ["items"]}
+    return {"parameters": [limit, *_filters(program, op)]}, {"200": _json("Rows, sorted", schema)}
+
+
+def _aggregate(program: ToolProgram, op: AggregateOp) -> tuple[dict[str, Any], dict[str, Any]]:
+    metrics = {"type": "object", "properties": {m: FIGURE for m in op.metrics}}
+    if op.group_by:
+        group = {"type": "object", "properties": {"key": {"type": "string"}, "metrics": metrics}}
+        schema = {"type": "object", "properties": {"groups": {"type": "array", "items": group}}}
+    else:
+        schema = {"type": "object", "properties": {"metrics": metrics}}
+    params = _filters(program, op)
+    return ({"parameters": params} if params else {}), {"200": _json("Figures over the stored rows", schema)}
+
+
+def _compute(op: ComputeOp) -> tuple[dict[str, Any], dict[str, Any]]:
+    request = (
+        {"parameters": _query_params(op.inputs)}
+        if op.method == "GET"
+        else {"requestBody": _body(_object(op.inputs, for_create=True))}
+    )
+    outputs = {"type": "object", "properties": {o: FIGURE for o in op.outputs}}
+    return request, {"200": _json("The computed values", outputs)}
+
+
+def _fetch(op: FetchOp) -> tuple[dict[str, Any], dict[str, Any]]:
+    request = {"parameters": _query_params(op.inputs)} if op.inputs else {}
+    if op.outputs:
+        props = {**{n: field_schema(s) for n, s in op.inputs.items()}, **{o: FIGURE for o in op.outputs}}
+        return request, {
+            "200": _json("Figures from the source's answer", {"type": "object", "properties": props}),
+            "502": {"$ref": "#/components/responses/E502"},
+        }
+    row = {"type": "object", "properties": {f: field_schema(t) for f, t in op.fields.items()}}
+    schema = {"type": "object", "properties": {"items": {"type": "array", "items": row}}}
+    return request, {
+        "200": _json("Ranked results from the source", schema),
+        "502": {"$ref": "#/components/responses/E502"},
+    }
+
+
 def _operation(program: ToolProgram, op: Any) -> dict[str, Any]:
     doc: dict[str, Any] = {"operationId": op.id, "summary": (op.summary or op.id)[:300]}
     doc["description"] = (op.summary or program.description or program.title)[:300]
-    responses: dict[str, Any] = {}
     if isinstance(op, CreateOp):
-        body = _object(program.entities[op.entity].fields, for_create=True)
-        doc["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-        responses["201"] = _json("The stored row", _row(program, op.entity))
+        request, responses = _create(program, op)
     elif isinstance(op, ListOp):
-        doc["parameters"] = [
-            {
-                "name": "limit",
-                "in": "query",
-                "required": False,
-                "description": "At most this many rows",
-                "schema": {"type": "integer", "minimum": 1, "maximum": op.limit, "default": op.limit},
-            },
-        ]
-        items = {"type": "array", "items": _row(program, op.entity)}
-        responses["200"] = _json(
-            "Rows, sorted", {"type": "object", "properties": {"items": items}, "required": ["items"]}
-        )
+        request, responses = _list(program, op)
     elif isinstance(op, GetOp):
-        doc["parameters"] = [_id_param()]
-        responses["200"] = _json("The row", _row(program, op.entity))
+        request, responses = {"parameters": [_id_param()]}, {"200": _json("The row", _row(program, op.entity))}
     elif isinstance(op, UpdateOp):
-        doc["parameters"] = [_id_param()]
-        body = _object(program.entities[op.entity].fields, for_create=False)
-        doc["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-        responses["200"] = _json("The changed row", _row(program, op.entity))
+        body = {**_object(program.entities[op.entity].fields, for_create=False), "minProperties": 1}
+        request = {"parameters": [_id_param()], "requestBody": _body(body)}
+        responses = {"200": _json("The changed row", _row(program, op.entity))}
     elif isinstance(op, DeleteOp):
-        doc["parameters"] = [_id_param()]
-        responses["204"] = {"description": "Deleted"}
+        request, responses = {"parameters": [_id_param()]}, {"204": {"description": "Deleted"}}
     elif isinstance(op, AggregateOp):
-        metrics = {"type": "object", "properties": {m: METRIC_VALUE for m in op.metrics}}
-        if op.group_by:
-            group = {"type": "object", "properties": {"key": {"type": "string"}, "metrics": metrics}}
-            schema = {"type": "object", "properties": {"groups": {"type": "array", "items": group}}}
-        else:
-            schema = {"type": "object", "properties": {"metrics": metrics}}
-        responses["200"] = _json("Figures over the stored rows", schema)
+        request, responses = _aggregate(program, op)
     elif isinstance(op, ComputeOp):
-        if op.method == "GET":
-            doc["parameters"] = _query_params(op.inputs)
-        else:
-            body = _object(op.inputs, for_create=True)
-            doc["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-        outputs = {"type": "object", "properties": {o: {"type": "number"} for o in op.outputs}}
-        responses["200"] = _json("The computed values", outputs)
-    elif isinstance(op, FetchOp):
-        row = {"type": "object", "properties": {f: field_schema(t) for f, t in op.fields.items()}}
-        schema = {"type": "object", "properties": {"items": {"type": "array", "items": row}}}
-        responses["200"] = _json("Ranked results from the source", schema)
+        request, responses = _compute(op)
+    else:
+        request, responses = _fetch(op)
     for code in ERRORS:
-        responses[code] = {"$ref": f"#/components/responses/E{code}"}
-    doc["responses"] = responses
-    return doc
+        if code != "502":  # only a fetch reaches outside; it declares its own
+            responses.setdefault(code, {"$ref": f"#/components/responses/E{code}"})
+    return {**doc, **request, "responses": responses}
 
 
 def build_spec(program: ToolProgram, server_url: str) -> dict[str, Any]:

@@ -111,8 +111,10 @@ def _origin(url: str) -> str:
 
 def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
     lang = program.ui.lang
-    metric_names = {m for op in program.operations for m in (getattr(op, "metrics", None) or {})}
-    metric_names |= {o for op in program.operations for o in (getattr(op, "outputs", None) or {})}
+    metric_names = set()
+    for op in program.operations:
+        for attribute in ("metrics", "outputs", "computed"):
+            metric_names |= set(getattr(op, attribute, None) or {})
     metrics = {m: (_METRICS_ZH.get(m, m) if lang == "zh" else m.replace("_", " ").capitalize()) for m in metric_names}
     return {
         "tool_url": tool_url,

@@ -1,0 +1,156 @@
+"""Fetch operations against a loopback fixture that only test configuration may point an allowed host at."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from tests.fakes import FakeTable
+from tests.helpers import tool_event
+from tests.upstream import Upstream
+from toolgen import auth
+from toolgen.intent import classify
+from toolgen.planner import OfflinePlanner
+from toolgen.program import ToolProgram
+from toolgen.runtime import ToolApp, fetch
+from toolgen.runtime.errors import Forbidden, UpstreamError
+
+SECRET = "fetch-secret"
+
+
+@pytest.fixture(scope="module")
+def upstream():
+    server = Upstream()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def overrides(monkeypatch, upstream):
+    monkeypatch.setenv(
+        "TOOLGEN_FETCH_OVERRIDES", json.dumps({"api.open-meteo.com": upstream.url, "api.frankfurter.dev": upstream.url})
+    )
+
+
+def tool(prompt: str) -> tuple[ToolApp, ToolProgram]:
+    program = OfflinePlanner().plan(prompt, classify(prompt), [])
+    return ToolApp(program, tool_id="t" + "3" * 20, owner="ann", table=FakeTable(), secret=SECRET), program
+
+
+def call(app: ToolApp, path: str, **query: str) -> tuple[int, dict]:
+    response = app.handle(tool_event("GET", path, token=auth.mint("ann", SECRET), query=query))
+    return response["statusCode"], json.loads(response["body"])
+
+
+def test_weather_ranking_ranks_cities_from_the_real_response_shape(overrides, upstream):
+    app, _ = tool("rank Beijing, Shanghai and Guangzhou by max temperature this week")
+    status, body = call(app, "/ranking")
+    assert status == 200
+    assert body["items"] == [
+        {"value": 25, "city": "Guangzhou"},
+        {"value": 15, "city": "Shanghai"},
+        {"value": 5, "city": "Beijing"},
+    ]
+    assert "latitude=39.90%2C31.23%2C23.13" in upstream.requests[-1]
+
+
+def test_weather_ranking_by_coldest_and_by_rain(overrides):
+    assert [
+        i["city"] for i in call(tool("coldest city this week: Beijing, Shanghai, Guangzhou")[0], "/ranking")[1]["items"]
+    ] == ["Beijing", "Shanghai", "Guangzhou"]
+    rain = call(tool("which of Beijing, Shanghai and Guangzhou gets the most rain this week")[0], "/ranking")[1][
+        "items"
+    ]
+    assert [(i["city"], round(i["value"], 1)) for i in rain] == [
+        ("Guangzhou", 14.0),
+        ("Shanghai", 12.5),
+        ("Beijing", 0.2),
+    ]
+
+
+def test_a_single_city_answer_is_one_object_and_still_ranks(overrides):
+    status, body = call(tool("how hot will Beijing be this week")[0], "/ranking")
+    assert status == 200 and body["items"] == [{"value": 5, "city": "Beijing"}]
+
+
+def test_currency_conversion_uses_the_rate_table(overrides):
+    app, program = tool("convert 100 dollars to euros")
+    assert program.operations[0].inputs["from_currency"].default == "USD"
+    status, body = call(app, "/convert", amount="250")
+    assert status == 200
+    assert body == {
+        "amount": 250.0,
+        "from_currency": "USD",
+        "to_currency": "EUR",
+        "rate": 0.9,
+        "result": 225.0,
+        "rate_date": "2026-12-01",
+    }
+    assert call(app, "/convert", amount="10", from_currency="CNY", to_currency="JPY")[1]["result"] == pytest.approx(
+        208.3333
+    )
+    assert call(app, "/convert", amount="5", to_currency="USD")[1]["result"] == 5.0  # same currency: rate 1
+    assert call(app, "/convert", amount="5", to_currency="XYZ")[0] == 422
+
+
+def program_fetching(path_query: str) -> ToolProgram:
+    """The weather program, pointed at another path of the fixture (through the same allowed host)."""
+    data = (
+        OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), []).model_dump()
+    )
+    path, _, query = path_query.partition("?")
+    data["operations"][0]["url"] = f"https://api.open-meteo.com{path}"
+    data["operations"][0]["query"] = dict(p.split("=", 1) for p in query.split("&")) if query else {}
+    return ToolProgram.model_validate(data)
+
+
+def run(program: ToolProgram) -> dict:
+    return fetch.run_fetch(program, program.operations[0], {}, dt.date(2026, 12, 2))
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example/steal",
+        "http://api.open-meteo.com/v1/forecast",
+        "https://169.254.169.254/latest/meta-data",
+        "https://127.0.0.1/admin",
+    ],
+)
+def test_redirects_are_checked_like_the_first_request(overrides, target):
+    with pytest.raises(Forbidden):
+        run(program_fetching(f"/redirect?to={target}"))
+
+
+def test_a_redirect_within_the_allowed_host_is_followed(overrides, upstream):
+    result = run(program_fetching("/moved"))
+    assert result["items"][0]["value"] == 5
+    assert upstream.requests[-2:] == ["/moved", "/v1/forecast?latitude=39.90&longitude=116.41&daily=temperature_2m_max"]
+
+
+def test_oversized_slow_and_non_json_answers_fail_cleanly(overrides, monkeypatch):
+    with pytest.raises(UpstreamError, match="more than"):
+        run(program_fetching("/big"))
+    with pytest.raises(UpstreamError, match="not JSON"):
+        run(program_fetching("/html"))
+    monkeypatch.setattr(fetch, "TIMEOUT_S", 0.3)
+    with pytest.raises(UpstreamError, match="did not answer"):
+        run(program_fetching("/slow?s=2"))
+
+
+def test_upstream_failure_reaches_the_caller_as_502(overrides, monkeypatch):
+    monkeypatch.setattr(fetch, "TIMEOUT_S", 0.3)
+    program = program_fetching("/slow?s=2")
+    app = ToolApp(program, tool_id="t" + "3" * 20, owner="ann", table=FakeTable(), secret=SECRET)
+    status, body = call(app, "/ranking")
+    assert status == 502 and body["code"] == "upstream_error"
+
+
+def test_without_test_configuration_loopback_is_refused(monkeypatch):
+    # the override is the only way to a loopback fixture: the real name must resolve to public addresses
+    monkeypatch.delenv("TOOLGEN_FETCH_OVERRIDES", raising=False)
+    monkeypatch.setattr(fetch.socket, "getaddrinfo", lambda *a, **k: [(2, 1, 6, "", ("127.0.0.1", 443))])
+    with pytest.raises(Forbidden):
+        run(program_fetching("/v1/forecast"))

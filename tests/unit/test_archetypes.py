@@ -1,0 +1,210 @@
+"""Every archetype's tool, called on real inputs, gives correct answers (fixed clock, in-memory table).
+
+The two that reach outside (weather ranking, currency) are tested against a fixture server in the functional tier.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+
+from tests.fakes import FakeTable
+from tests.helpers import tool_event
+from toolgen import auth
+from toolgen.intent import classify
+from toolgen.planner import OfflinePlanner
+from toolgen.runtime import ToolApp
+
+SECRET = "archetype-secret"
+TODAY = dt.date(2026, 12, 2)  # a Wednesday
+
+
+class Tool:
+    def __init__(self, prompt: str) -> None:
+        intent = classify(prompt)
+        assert intent.archetype, prompt
+        self.program = OfflinePlanner().plan(prompt, intent, [])
+        self.app = ToolApp(
+            self.program, tool_id="t" + "2" * 20, owner="ann", table=FakeTable(), secret=SECRET, clock=lambda: TODAY
+        )
+        self.token = auth.mint("ann", SECRET)
+
+    def call(self, op_id: str, body: Any = None, row_id: str | None = None, **query: Any) -> Any:
+        op = self.program.operation(op_id)
+        path = op.path.replace("{id}", row_id or "")
+        event = tool_event(op.method, path, token=self.token, query={k: str(v) for k, v in query.items()}, body=body)
+        response = self.app.handle(event)
+        assert response["statusCode"] < 300, response["body"]
+        return json.loads(response["body"]) if response["body"] else None
+
+
+def metrics(result: dict) -> dict:
+    return result["metrics"]
+
+
+def test_run_log_tracks_the_weekly_goal():
+    runs = Tool("log my runs, my goal is 20 km a week")
+    runs.call("addRun", {"date": "2026-11-30", "distance": 8, "minutes": 48})  # Monday, this week
+    runs.call("addRun", {"date": "2026-11-29", "distance": 10, "minutes": 60})  # Sunday, last week
+    assert metrics(runs.call("weekDistance")) == {"distance": 8, "goal": 20.0, "remaining": 12.0}
+    assert metrics(runs.call("runStats"))["streak_days"] == 0  # nothing yesterday or today
+
+
+def test_habit_tracker_counts_streaks_per_habit():
+    habits = Tool("track my daily meditation habit")
+    for day in ("2026-11-30", "2026-12-01", "2026-12-02"):
+        habits.call("checkIn", {"habit": "meditate", "date": day})
+    habits.call("checkIn", {"habit": "floss", "date": "2026-11-28"})
+    groups = {g["key"]: g["metrics"] for g in habits.call("habitStreaks")["groups"]}
+    assert groups["meditate"] == {"days": 3, "current_streak": 3, "last_day": "2026-12-02"}
+    assert groups["floss"]["current_streak"] == 0
+    assert [r["habit"] for r in habits.call("listCheckins", habit="floss")["items"]] == ["floss"]
+
+
+def test_caffeine_tracker_derives_mg_and_warns_past_the_limit():
+    caffeine = Tool("keep my caffeine under 300 mg")
+    assert caffeine.call("logDrink", {"drink": "espresso", "time": "08:00"})["mg"] == 63
+    caffeine.call("logDrink", {"drink": "coffee", "time": "15:30", "mg": 250})
+    caffeine.call("logDrink", {"drink": "coffee", "date": "2026-12-01"})  # yesterday: not today's
+    today = metrics(caffeine.call("today"))
+    assert today["mg"] == 313 and today["limit_mg"] == 300.0 and today["over_limit"] is True
+    assert today["remaining_mg"] == 0 and today["last_time"] == "15:30" and today["past_cutoff"] is True
+
+
+def test_water_tracker_counts_towards_a_goal_in_litres():
+    water = Tool("I want to drink 2 liters of water a day")
+    water.call("logWater", {"ml": 500})
+    water.call("logWater", {})  # a default glass: 250 ml
+    water.call("logWater", {"ml": 750, "date": "2026-12-01"})
+    assert metrics(water.call("today")) == {
+        "ml": 750,
+        "goal_ml": 2000.0,
+        "remaining_ml": 1250.0,
+        "drinks": 2,
+        "done": False,
+    }
+    week = {g["key"]: g["metrics"]["ml"] for g in water.call("week")["groups"]}
+    assert week == {"2026-12-01": 750, "2026-12-02": 750}
+
+
+def test_mood_journal_averages():
+    mood = Tool("a mood journal")
+    for day, score in (("2026-11-30", 2), ("2026-12-01", 4), ("2026-12-02", 5)):
+        mood.call("addEntry", {"date": day, "mood": score, "note": "ok"})
+    stats = metrics(mood.call("moodStats"))
+    assert stats == {"average": 3.67, "entries": 3, "lowest": 2, "highest": 5, "streak_days": 3}
+
+
+def test_budget_counts_only_this_month_and_groups_by_category():
+    budget = Tool("my budget is 3000 a month")
+    budget.call("addExpense", {"amount": 1200, "category": "housing"})
+    budget.call("addExpense", {"amount": 45.5, "category": "food", "date": "2026-12-01"})
+    budget.call("addExpense", {"amount": 999, "category": "food", "date": "2026-11-30"})  # last month
+    assert metrics(budget.call("periodBudget")) == {
+        "spent": 1245.5,
+        "budget": 3000.0,
+        "remaining": 1754.5,
+        "over_budget": False,
+    }
+    assert {g["key"]: g["metrics"]["spent"] for g in budget.call("byCategory")["groups"]} == {
+        "food": 45.5,
+        "housing": 1200,
+    }
+
+
+def test_expense_splitter_settles_with_the_fewest_transfers():
+    split = Tool("split the trip costs with Alice and Bob")
+    assert split.program.defaults["people"] == ["Me", "Alice", "Bob"]
+    split.call("addExpense", {"description": "hotel", "amount": 300, "paid_by": "Me"})
+    split.call("addExpense", {"description": "dinner", "amount": 90, "paid_by": "Alice"})
+    result = metrics(split.call("balances"))
+    assert result["total"] == 390 and result["per_person"] == 130
+    assert result["transfers"] == [
+        {"from": "Bob", "to": "Me", "amount": 130.0},
+        {"from": "Alice", "to": "Me", "amount": 40.0},
+    ]
+
+
+def test_focus_planner_sorts_by_weekday_and_totals_hours():
+    focus = Tool("plan my week in focus blocks, 6 hours per week")
+    focus.call("addBlock", {"day": "wed", "start": "09:00", "minutes": 120, "focus": "thesis"})
+    focus.call("addBlock", {"day": "mon", "start": "10:00", "minutes": 90, "focus": "reading"})
+    assert [b["day"] for b in focus.call("listBlocks")["items"]] == ["mon", "wed"]
+    assert focus.call("listBlocks")["items"][0]["hours"] == 1.5
+    assert metrics(focus.call("totals")) == {"hours": 3.5, "goal_hours": 6.0, "remaining_hours": 2.5}
+
+
+def test_todo_list_counts_open_and_done():
+    todo = Tool("a to-do list")
+    first = todo.call("addTask", {"title": "call the bank"})
+    todo.call("addTask", {"title": "buy milk", "priority": "high"})
+    todo.call("updateTask", {"done": True}, row_id=first["id"])
+    assert metrics(todo.call("taskSummary")) == {"total": 2, "done": 1, "open": 1}
+    assert [t["title"] for t in todo.call("listTasks", done="false")["items"]] == ["buy milk"]
+
+
+def test_reading_list_groups_by_status_and_tracks_the_yearly_goal():
+    books = Tool("I want to read 20 books this year, track them")
+    books.call("addBook", {"title": "Dune", "status": "done", "rating": 5, "finished": "2026-03-01"})
+    books.call("addBook", {"title": "Emma", "status": "done", "rating": 4, "finished": "2025-12-30"})  # last year
+    books.call("addBook", {"title": "Ulysses"})
+    assert [b["title"] for b in books.call("listBooks")["items"]] == ["Ulysses", "Dune", "Emma"]  # want, then done
+    assert metrics(books.call("yearGoal")) == {"read": 1, "goal": 20.0, "left": 19.0}
+    groups = {g["key"]: g["metrics"] for g in books.call("readingStats")["groups"]}
+    assert groups["done"] == {"books": 2, "average_rating": 4.5}
+
+
+def test_flashcards_review_what_is_due_and_schedule_the_next_review():
+    cards = Tool("flashcards for Spanish vocabulary")
+    cards.call("addCard", {"front": "perro", "back": "dog"})
+    cards.call("addCard", {"front": "gato", "back": "cat", "due": "2026-12-09"})
+    assert [c["front"] for c in cards.call("reviewQueue")["items"]] == ["perro"]
+    assert cards.call("schedule", box=2, correct="true") == {"next_box": 3, "next_due": "2026-12-06"}
+    assert cards.call("schedule", box=4, correct="false") == {"next_box": 1, "next_due": "2026-12-03"}
+
+
+def test_restaurant_picker_picks_from_the_filtered_list():
+    places = Tool("help me pick a restaurant")
+    for name, cuisine in (("Sushi Ko", "japanese"), ("Ramen Ya", "japanese"), ("Taco Loco", "mexican")):
+        places.call("addRestaurant", {"name": name, "cuisine": cuisine})
+    for _ in range(5):
+        picked = metrics(places.call("pickOne", cuisine="japanese"))
+        assert picked["choice"] in ("Sushi Ko", "Ramen Ya") and picked["options"] == 2
+
+
+def test_countdown_counts_days_to_the_next_christmas():
+    countdown = Tool("countdown to Christmas")
+    assert countdown.call("daysUntil") == {"days": 23, "weeks": 3.3}
+    assert countdown.call("daysUntil", date="2027-01-01")["days"] == 30
+    countdown.call("addEvent", {"name": "exam", "date": "2026-12-20"})
+    countdown.call("addEvent", {"name": "trip", "date": "2026-12-05"})
+    assert [(e["name"], e["days_left"]) for e in countdown.call("listEvents")["items"]] == [("trip", 3), ("exam", 18)]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "query", "result"),
+    [
+        ("convert kilometers to miles", {"value": 10}, 6.213712),
+        ("Celsius to Fahrenheit converter", {"value": 100}, 212.0),
+        ("convert pounds to kilograms", {"value": 10}, 4.535924),
+        ("how many ml in a cup", {"value": 2}, 473.176473),
+        ("what's 10 stone in kg", {"value": 10}, 63.502932),
+    ],
+)
+def test_unit_converter_converts_exactly(prompt, query, result):
+    assert Tool(prompt).call("convert", **query)["result"] == pytest.approx(result)
+
+
+def test_tip_calculator_uses_the_requested_percent_and_split():
+    tip = Tool("work out an 18% tip and split it between 4 people")
+    assert tip.call("tip", bill=80) == {"tip": 14.4, "total": 94.4, "per_person": 23.6}
+
+
+def test_bmi_calculator_in_both_unit_systems():
+    bmi = Tool("calculate my BMI")
+    assert bmi.call("bmi", weight=70, height=175) == {"bmi": 22.9, "category": "normal"}
+    assert bmi.call("bmi", weight=200, height=70, system="imperial") == {"bmi": 28.7, "category": "overweight"}
+    assert Tool("帮我算一下体重指数").call("bmi", weight=95, height=170) == {"bmi": 32.9, "category": "肥胖"}

@@ -1,0 +1,127 @@
+"""Property tests: hypothesis tries to escape the expression evaluator and to make it hang.
+
+Whatever text a planner (or a prompt injected into one) puts in an expression, it is either refused when the
+program is validated or evaluated to a plain value (number, string, boolean, list or None) without raising.
+Hangs are caught by pytest-timeout, not by a timing assertion.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolgen.program import COMPUTE_FUNCTIONS, check_expression
+from toolgen.runtime.expressions import aggregate, compute
+
+NAMES = ["value", "rate", "table", "label"]
+INPUTS = {"value": 3, "rate": 1.5, "label": "x"}
+CONSTANTS = {"table": {"a": 1, "b": 2}}
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+leaves = st.one_of(
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
+    st.sampled_from(NAMES),
+    st.sampled_from(["'a'", "'b'", "'x' * 3", "True", "None"]),
+)
+
+
+def combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    operators = st.sampled_from(["+", "-", "*", "/", "//", "%", "**", "<<", ">>", "<", "==", "and", "or"])
+    return st.one_of(
+        st.tuples(children, operators, children).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(st.sampled_from(sorted(COMPUTE_FUNCTIONS)), children).map(lambda t: f"{t[0]}({t[1]})"),
+        st.tuples(children, children, children).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+        children.map(lambda c: f"table[{c}]"),
+        children.map(lambda c: f"-{c}"),
+    )
+
+
+expressions = st.recursive(leaves, combine, max_leaves=12)
+PLAIN = (int, float, str, bool, list, type(None))
+
+
+@SETTINGS
+@given(expressions)
+def test_any_well_formed_expression_evaluates_to_a_plain_value_or_is_refused(expr):
+    try:
+        check_expression(expr, set(NAMES), COMPUTE_FUNCTIONS)
+    except ValueError:
+        return
+    result = compute({"out": expr}, INPUTS, CONSTANTS)["out"]
+    assert isinstance(result, PLAIN)
+
+
+ESCAPES = st.sampled_from(
+    [
+        "__import__('os')",
+        "().__class__",
+        "value.__class__.__mro__",
+        "(lambda: 1)()",
+        "[c for c in 'ab']",
+        "{}.get('a')",
+        "open('/etc/passwd')",
+        "exec('1')",
+        "eval('1')",
+        "globals()",
+        "getattr(value, 'real')",
+        "table.keys()",
+        "round.__globals__",
+        "f'{value}'",
+        "value.real",
+        "__builtins__",
+        "type(value)",
+        "*value",
+        "(yield)",
+        "await value",
+        "value := 3",
+        "import os",
+        "table['a'].__class__",
+    ]
+)
+
+
+@SETTINGS
+@given(st.tuples(st.text(max_size=20), ESCAPES, st.text(max_size=20)).map("".join))
+def test_escape_attempts_are_refused_at_validation(text):
+    try:
+        check_expression(text, set(NAMES), COMPUTE_FUNCTIONS)
+    except ValueError:
+        return
+    # Only text around the attempt made it parse as something harmless: prove there is nothing to escape with.
+    tree = ast.parse(text, mode="eval")
+    assert not any(
+        isinstance(n, ast.Attribute | ast.Lambda | ast.comprehension | ast.JoinedStr) for n in ast.walk(tree)
+    )
+    assert isinstance(compute({"out": text}, INPUTS, CONSTANTS)["out"], PLAIN)
+
+
+@SETTINGS
+@given(st.text(max_size=80))
+def test_arbitrary_text_never_raises_past_validation(text):
+    try:
+        check_expression(text, set(NAMES), COMPUTE_FUNCTIONS)
+    except ValueError:
+        return
+    assert isinstance(compute({"out": text}, INPUTS, CONSTANTS)["out"], PLAIN)
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=0, max_value=10**6))
+def test_power_and_shift_bombs_are_refused_by_the_evaluator(base, exponent):
+    result = compute({"p": f"{base} ** {exponent}", "s": f"{base} << {exponent}"}, {}, {})
+    for value in result.values():
+        assert value is None or isinstance(value, int | float)
+
+
+@SETTINGS
+@given(st.lists(st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False), st.integers()), max_size=50))
+def test_aggregates_over_any_column_give_plain_values(column):
+    rows = [{"x": v} for v in column]
+    result = aggregate(
+        {"s": "sum(x)", "a": "avg(x)", "m": "max(x)", "n": "count(x)", "r": "round(sum(x) / count(x), 2)"}, rows, ["x"]
+    )
+    assert all(isinstance(v, PLAIN) for v in result.values())
+    assert result["n"] == sum(v is not None for v in column)

@@ -1,0 +1,99 @@
+"""A loopback stand-in for the public APIs tools fetch from, answering in their real response shapes.
+
+Open-Meteo answers a list of per-location objects when several coordinates are asked for (one object for one);
+Frankfurter answers {"amount", "base", "date", "rates"}. Extra paths misbehave on purpose: redirects, an answer
+over the size cap, a slow answer, and one that is not JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+from toolgen.planner.lookups import FX_CURRENCIES
+
+# Units per US dollar: a few round figures the tests check by hand, and one for every other currency the tool offers.
+RATES = {"USD": 1.0, "EUR": 0.9, "CNY": 7.2, "JPY": 150.0, "GBP": 0.8}
+RATES.update({code: 1.0 + i / 10 for i, code in enumerate(FX_CURRENCIES) if code not in RATES})
+FORECAST = {  # latitude -> a week of daily maxima, minima and rain
+    "39.90": ([1, 3, 2, 4, 5, 3, 2], [-8, -6, -7, -5, -4, -6, -7], [0, 0, 0.2, 0, 0, 0, 0]),
+    "31.23": ([12, 14, 13, 15, 11, 12, 13], [5, 6, 6, 7, 4, 5, 6], [3.1, 0, 0, 8.4, 1.0, 0, 0]),
+    "23.13": ([22, 24, 23, 25, 21, 22, 24], [14, 15, 15, 16, 13, 14, 15], [0, 0, 0, 0, 0, 14.0, 0]),
+}
+
+
+def forecast_location(lat: str, lon: str, variables: list[str]) -> dict:
+    highs, lows, rain = FORECAST[lat]
+    series = {"temperature_2m_max": highs, "temperature_2m_min": lows, "precipitation_sum": rain,
+              "wind_speed_10m_max": [10.0] * 7}  # fmt: skip
+    return {
+        "latitude": float(lat), "longitude": float(lon), "generationtime_ms": 0.05, "utc_offset_seconds": 28800,
+        "timezone": "Asia/Shanghai", "timezone_abbreviation": "GMT+8", "elevation": 44.0,
+        "daily_units": {"time": "iso8601", **{v: "°C" for v in variables}},
+        "daily": {"time": [f"2026-12-{d:02d}" for d in range(2, 9)], **{v: series[v] for v in variables}},
+    }  # fmt: skip
+
+
+class Upstream:
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        upstream = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                upstream.requests.append(self.path)
+                parts = urlsplit(self.path)
+                query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+                if parts.path == "/v1/forecast":
+                    lats, lons = query["latitude"].split(","), query["longitude"].split(",")
+                    places = [
+                        forecast_location(a, o, query["daily"].split(",")) for a, o in zip(lats, lons, strict=True)
+                    ]
+                    self._json(places if len(places) > 1 else places[0])
+                elif parts.path == "/v1/latest":
+                    base = query.get("base", "EUR")
+                    rates = {c: round(r / RATES[base], 6) for c, r in RATES.items() if c != base}
+                    self._json({"amount": 1.0, "base": base, "date": "2026-12-01", "rates": rates})
+                elif parts.path == "/moved":  # a permanent move within the same allowed host
+                    self.send_response(301)
+                    self.send_header(
+                        "Location", "/v1/forecast?latitude=39.90&longitude=116.41&daily=temperature_2m_max"
+                    )
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif parts.path.startswith("/redirect"):
+                    self.send_response(302)
+                    self.send_header("Location", query["to"])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif parts.path == "/big":
+                    self._json({"items": ["x" * 1000] * 1200})
+                elif parts.path == "/slow":
+                    time.sleep(float(query.get("s", "2")))
+                    self._json([])
+                else:
+                    self._raw(200, b"<html>not json</html>", "text/html")
+
+            def _json(self, value: object) -> None:
+                self._raw(200, json.dumps(value).encode(), "application/json")
+
+            def _raw(self, status: int, body: bytes, kind: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

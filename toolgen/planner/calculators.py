@@ -1,0 +1,119 @@
+"""Plans for calculators: pure computations over inputs, with the request's numbers as defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgen.intent.gazetteer import DEFAULT_UNITS, UNITS
+from toolgen.models import Intent
+from toolgen.planner.common import Fact, field, number, op
+from toolgen.planner.labels import text
+
+BMI_CATEGORIES = {
+    "en": {"under": "underweight", "normal": "normal", "over": "overweight", "obese": "obese"},
+    "zh": {"under": "偏瘦", "normal": "正常", "over": "超重", "obese": "肥胖"},
+}
+
+
+def unit_converter(intent: Intent, fact: Fact) -> dict[str, Any]:
+    lang = intent.lang
+    dimension = intent.slots.get("dimension") or "length"
+    units = [u for u, spec in UNITS.items() if spec[0] == dimension]
+    given = list(intent.slots.get("units") or [])
+    preferred = fact("distance_unit") if dimension == "length" and not given else None
+    src, dst = (given + [u for u in DEFAULT_UNITS[dimension] if u not in given])[:2]
+    if preferred in units and preferred != src:
+        dst = preferred
+    value = number(intent.slots.get("amount"), 1.0)
+    return {
+        "name": f"{dimension}_converter",
+        "title": text(f"convert.title.{dimension}", lang),
+        "description": text("convert.description", lang),
+        "operations": [
+            op(
+                "convert",
+                "compute",
+                "/convert",
+                "convert",
+                lang,
+                method="GET",
+                inputs={
+                    "value": field("number", "value", lang, required=True, default=value),
+                    "from_unit": field("string", "from", lang, enum=units, default=src),
+                    "to_unit": field("string", "to", lang, enum=units, default=dst),
+                },
+                constants={"scale": {u: UNITS[u][1] for u in units}, "offset": {u: UNITS[u][2] for u in units}},
+                outputs={
+                    "result": "round((value * scale[from_unit] + offset[from_unit] - offset[to_unit])"
+                    " / scale[to_unit], 6)"
+                },
+            ),
+        ],
+        "defaults": {"dimension": dimension},
+    }
+
+
+def tip_calculator(intent: Intent, fact: Fact) -> dict[str, Any]:
+    lang = intent.lang
+    percent = number(intent.slots.get("percent"), 10.0 if lang == "zh" else 15.0)
+    people = int(number(intent.slots.get("people_count"), 1))
+    bill: dict[str, Any] = {"default": intent.slots["amount"]} if intent.slots.get("amount") else {}
+    return {
+        "name": "tip_calculator",
+        "title": text("tip.title", lang),
+        "description": text("tip.description", lang),
+        "operations": [
+            op(
+                "tip",
+                "compute",
+                "/tip",
+                "tip.compute",
+                lang,
+                method="GET",
+                inputs={
+                    "bill": field("number", "bill", lang, required=True, minimum=0, maximum=1_000_000, **bill),
+                    "percent": field("number", "percent", lang, default=percent, minimum=0, maximum=100),
+                    "people": field("integer", "people", lang, default=people, minimum=1, maximum=100),
+                },
+                outputs={
+                    "tip": "round(bill * percent / 100, 2)",
+                    "total": "round(bill + tip, 2)",
+                    "per_person": "round(total / people, 2)",
+                },
+            ),
+        ],
+        "defaults": {"percent": percent, "people": people},
+    }
+
+
+def bmi_calculator(intent: Intent, fact: Fact) -> dict[str, Any]:
+    lang = intent.lang
+    system = intent.slots.get("system") or ("imperial" if fact("distance_unit") == "mi" else "metric")
+    return {
+        "name": "bmi_calculator",
+        "title": text("bmi.title", lang),
+        "description": text("bmi.description", lang),
+        "operations": [
+            op(
+                "bmi",
+                "compute",
+                "/bmi",
+                "bmi.compute",
+                lang,
+                method="GET",
+                inputs={
+                    "weight": field("number", "weight_kg", lang, required=True, minimum=1, maximum=700),
+                    "height": field("number", "height_cm", lang, required=True, minimum=20, maximum=300),
+                    "system": field("string", "system", lang, enum=["metric", "imperial"], default=system),
+                },
+                constants={"label": BMI_CATEGORIES[lang]},
+                outputs={
+                    "bmi": "round(weight / (height / 100) ** 2, 1) if system == 'metric' "
+                    "else round(703 * weight / height ** 2, 1)",
+                    "category": "label['under'] if bmi < 18.5 else label['normal'] if bmi < 25 "
+                    "else label['over'] if bmi < 30 else label['obese']",
+                },
+            ),
+        ],
+        "defaults": {"system": system},
+    }

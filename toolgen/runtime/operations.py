@@ -1,0 +1,110 @@
+"""What each operation kind does with checked input and a person's rows.
+
+Pure over a RowStore and a clock, so every rule (filters, periods, computed fields, derived defaults, sorting)
+is tested against the in-memory table.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from toolgen.program import AggregateOp, ComputeOp, CreateOp, Entity, FieldSpec, ListOp, ToolProgram
+from toolgen.runtime import expressions
+from toolgen.runtime.rows import RowStore
+from toolgen.runtime.values import check_object, check_value
+
+
+def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today: dt.date) -> dict[str, Any]:
+    """Store one row: checked fields, defaults, then derived fields for what is still missing."""
+    fields = program.entities[op.entity].fields
+    data = check_object(body, fields, optional=set(op.derive), today=today)
+    missing = {name: expr for name, expr in op.derive.items() if name not in data}
+    for name, value in expressions.row_values(missing, data, op.constants, today=today).items():
+        if value is not None:
+            data[name] = check_value(name, value, fields[name])
+    return rows.create(op.entity, data)
+
+
+def _filters(entity: Entity, names: list[str], query: dict[str, str]) -> dict[str, Any]:
+    """The equality filters a caller asked for, typed by their fields."""
+    return {
+        name: check_value(name, query[name], entity.fields[name], from_text=True) for name in names if name in query
+    }
+
+
+def _matches(row: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    return all(row.get(k) == v for k, v in wanted.items())
+
+
+def _sort_key(name: str, spec: FieldSpec | None) -> Any:
+    order = {v: i for i, v in enumerate(spec.enum)} if spec and spec.enum else None
+    return (lambda r: order.get(r[name], len(order))) if order is not None else (lambda r: r[name])
+
+
+def list_rows(
+    program: ToolProgram, op: ListOp, rows: RowStore, query: dict[str, str], today: dt.date
+) -> list[dict[str, Any]]:
+    """Rows (filtered, with computed fields), sorted (enum fields in their declared order), limited."""
+    entity = program.entities[op.entity]
+    limit = op.limit
+    if "limit" in query:
+        spec = FieldSpec(type="integer", minimum=1, maximum=op.limit)
+        limit = check_value("limit", query["limit"], spec, from_text=True)
+    wanted = _filters(entity, op.filters, query)
+    items = [r for r in rows.all(op.entity) if _matches(r, wanted)]
+    if op.computed:
+        items = [{**r, **expressions.row_values(op.computed, r, op.constants, today=today)} for r in items]
+    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
+    name, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
+    present = sorted(
+        (r for r in items if r.get(name) is not None), key=_sort_key(name, entity.fields.get(name)), reverse=reverse
+    )
+    return (present + [r for r in items if r.get(name) is None])[:limit]
+
+
+def _in_period(value: Any, period: str, today: dt.date) -> bool:
+    try:
+        day = dt.date.fromisoformat(str(value))
+    except ValueError:
+        return False
+    if period == "day":
+        return day == today
+    if period == "week":
+        return day.isocalendar()[:2] == today.isocalendar()[:2]
+    if period == "year":
+        return day.year == today.year
+    return (day.year, day.month) == (today.year, today.month)
+
+
+def aggregate(
+    program: ToolProgram, op: AggregateOp, rows: RowStore, query: dict[str, str], today: dt.date
+) -> dict[str, Any]:
+    """Figures over the rows (of the current day, week or month when the operation says so), maybe per group."""
+    entity = program.entities[op.entity]
+    wanted = _filters(entity, op.filters, query)
+    items = [r for r in rows.all(op.entity) if _matches(r, wanted)]
+    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
+    if op.period:
+        items = [r for r in items if _in_period(r.get(op.period_field), op.period, today)]
+    columns = [*entity.fields, "id", "created_at", "updated_at"]
+
+    def figures(group: list[dict[str, Any]]) -> dict[str, Any]:
+        return expressions.aggregate(op.metrics, group, columns, constants=op.constants, today=today)
+
+    if op.group_by is None:
+        return {"metrics": figures(items)}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in items:
+        groups.setdefault(str(row.get(op.group_by)), []).append(row)
+    spec = entity.fields[op.group_by]
+    order = {v: i for i, v in enumerate(spec.enum or [])}
+    keys = sorted(groups, key=lambda k: (order.get(k, len(order)), k))
+    return {"groups": [{"key": key, "metrics": figures(groups[key])} for key in keys]}
+
+
+def compute(op: ComputeOp, query: dict[str, str], body: Any, today: dt.date) -> dict[str, Any]:
+    """The operation's outputs for checked inputs (query inputs for GET, a JSON body for POST)."""
+    from_query = op.method == "GET"
+    inputs = check_object(query if from_query else body, op.inputs, from_text=from_query, today=today)
+    return expressions.compute(op.outputs, inputs, op.constants, today=today)
