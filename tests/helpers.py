@@ -16,3 +16,26 @@ def tool_event(
     headers = [("Authorization", f"Bearer {token}"), ("Content-Type", "application/json")]
     data = b"" if body is None else json.dumps(body).encode()
     return url_event(method, path, urlencode(query or {}), headers, data, source_ip="127.0.0.1", host="tool.test")
+
+
+# One plain request per archetype, used wherever a test needs every kind of tool.
+ARCHETYPE_PROMPTS = {
+    "weather_ranking": "rank Beijing, Shanghai and Guangzhou by max temperature this week",
+    "currency_converter": "convert 100 dollars to euros",
+    "run_log": "I want to log my morning runs",
+    "habit_tracker": "每天读书打卡",
+    "caffeine_tracker": "track how much caffeine I drink",
+    "focus_planner": "plan my week in focus blocks",
+    "expense_splitter": "split the dinner bill with Alice and Bob",
+    "budget_tracker": "my budget is 3000 a month, help me track spending",
+    "unit_converter": "convert kilometers to miles",
+    "tip_calculator": "tip calculator for 4 people",
+    "bmi_calculator": "calculate my BMI",
+    "countdown": "countdown to Christmas",
+    "todo_list": "a todo list for chores",
+    "reading_list": "我的书单",
+    "flashcards": "flashcards for Spanish vocabulary",
+    "water_tracker": "I want to drink 8 glasses of water a day",
+    "mood_journal": "a mood journal",
+    "restaurant_picker": "help me pick a restaurant",
+}

@@ -61,19 +61,43 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_spec(args: argparse.Namespace) -> int:
-    from toolgen.intent import classify
-    from toolgen.intent.classify import clarifying_question
-    from toolgen.planner import OfflinePlanner
-    from toolgen.spec import build_spec, validate_spec
+    from toolgen.spec.check import check_importable
 
-    intent = classify(args.prompt)
-    if intent.archetype is None:
-        print(f"toolgen: this request is not clear enough to plan. {clarifying_question(intent)}", file=sys.stderr)
+    if args.file:
+        spec = json.loads(Path(args.file).read_text())
+    elif args.prompt:
+        from toolgen.intent import classify
+        from toolgen.intent.classify import clarifying_question
+        from toolgen.planner import OfflinePlanner
+        from toolgen.spec import build_spec, validate_spec
+
+        intent = classify(args.prompt)
+        if intent.archetype is None:
+            print(f"toolgen: this request is not clear enough to plan. {clarifying_question(intent)}", file=sys.stderr)
+            return 2
+        spec = build_spec(OfflinePlanner().plan(args.prompt, intent, []), args.server)
+        validate_spec(spec)
+    else:
+        print("toolgen: give a request, or --file with an OpenAPI document", file=sys.stderr)
         return 2
-    spec = build_spec(OfflinePlanner().plan(args.prompt, intent, []), args.server)
-    validate_spec(spec)
-    _print_json(spec) if args.json else print(json.dumps(spec, indent=2, ensure_ascii=False))
-    return 0
+    if not args.check:
+        _print_json(spec)
+        return 0
+    findings = check_importable(spec)
+    for finding in findings:
+        print(finding)
+    errors = sum(f.level == "error" for f in findings)
+    print(
+        f"{errors} errors, {len(findings) - errors} warnings: "
+        + (
+            "imports as it is"
+            if not findings
+            else "fix the errors before importing"
+            if errors
+            else "imports, with the losses above"
+        )
+    )
+    return 1 if errors else 0
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -194,9 +218,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--errors", action="store_true", help="list the misclassified requests")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_eval)
-    s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get (offline)")
-    s.add_argument("prompt")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get, or lint one (offline)")
+    s.add_argument("prompt", nargs="?")
+    s.add_argument("--json", action="store_true", help="print the document as JSON (the default output)")
+    s.add_argument("--check", action="store_true", help="report what importers (Dify, GPT Actions) would reject")
+    s.add_argument("--file", help="an OpenAPI document to print or check instead of planning a request")
     s.add_argument("--server", default="http://127.0.0.1:8377/t/preview", help="server URL to put in the document")
     s.set_defaults(func=cmd_spec)
     s = sub.add_parser("tools", help="list your tools, or delete one")

@@ -82,3 +82,14 @@ def test_cli_errors_are_clear_and_nonzero(server):
     assert bad.returncode == 1 and "--data is not JSON" in bad.stderr
     down = toolgen("new", "a todo list", env={"TOOLGEN_URL": "http://127.0.0.1:9", "TOOLGEN_TOKEN": "x"})
     assert down.returncode == 1 and "cannot reach" in down.stderr
+
+
+def test_spec_check_says_a_local_document_is_for_local_use_and_a_public_one_imports(tmp_path):
+    local = toolgen("spec", "a todo list", "--check")
+    assert local.returncode == 1 and "for local use" in local.stdout
+    public = toolgen("spec", "a todo list", "--check", "--server", "https://abc.lambda-url.us-east-1.on.aws")
+    assert public.returncode == 0 and "imports as it is" in public.stdout
+    document = tmp_path / "doc.json"
+    document.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {}}))
+    from_file = toolgen("spec", "--file", str(document), "--check")
+    assert from_file.returncode == 1 and "no server" in from_file.stdout

@@ -13,28 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 
 from tests.e2e.conftest import SECRET, Server, http, wait_for_job
+from tests.helpers import ARCHETYPE_PROMPTS as PROMPTS
 from toolgen import auth
 
-PROMPTS = {
-    "weather_ranking": "rank Beijing, Shanghai and Guangzhou by max temperature this week",
-    "currency_converter": "convert 100 dollars to euros",
-    "run_log": "I want to log my morning runs",
-    "habit_tracker": "每天读书打卡",
-    "caffeine_tracker": "track how much caffeine I drink",
-    "focus_planner": "plan my week in focus blocks",
-    "expense_splitter": "split the dinner bill with Alice and Bob",
-    "budget_tracker": "my budget is 3000 a month, help me track spending",
-    "unit_converter": "convert kilometers to miles",
-    "tip_calculator": "tip calculator for 4 people",
-    "bmi_calculator": "calculate my BMI",
-    "countdown": "countdown to Christmas",
-    "todo_list": "a todo list for chores",
-    "reading_list": "我的书单",
-    "flashcards": "flashcards for Spanish vocabulary",
-    "water_tracker": "I want to drink 8 glasses of water a day",
-    "mood_journal": "a mood journal",
-    "restaurant_picker": "help me pick a restaurant",
-}
 USER = "conformance"
 
 
