@@ -75,7 +75,7 @@ def cmd_spec(args: argparse.Namespace) -> int:
         if intent.archetype is None:
             print(f"toolgen: this request is not clear enough to plan. {clarifying_question(intent)}", file=sys.stderr)
             return 2
-        spec = build_spec(OfflinePlanner().plan(args.prompt, intent, []), args.server)
+        spec = build_spec(OfflinePlanner().plan(args.prompt, intent, []).program, args.server)
         validate_spec(spec)
     else:
         print("toolgen: give a request, or --file with an OpenAPI document", file=sys.stderr)

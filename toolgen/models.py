@@ -70,6 +70,7 @@ class Job(BaseModel):
     ui_path: str | None = None
     error: str | None = None
     question: str | None = None
+    planner: dict[str, Any] | None = None
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -137,6 +138,16 @@ class StageView(BaseModel):
     ms: float | None = None
 
 
+class PlannerView(BaseModel):
+    planner: str
+    model: str | None = None
+    latency_ms: float | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    attempts: int = 0
+    fallback: str | None = None
+
+
 class JobView(BaseModel):
     job_id: str
     status: JobStatus
@@ -147,6 +158,7 @@ class JobView(BaseModel):
     ui_url: str | None = None
     error: str | None = None
     question: str | None = None
+    planner: PlannerView | None = None
 
 
 class ToolSummary(BaseModel):

@@ -13,7 +13,7 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from toolgen import auth, ids
@@ -95,7 +95,8 @@ def _run(job: Job, services: Services, made: _Made) -> None:
         recalled = recall(services.memories.list(job.user), job.prompt, intent, threshold=s.memory_threshold)
         context = memory_block(recalled)
     with _stage(job, "plan", jobs):
-        program = services.planner.plan(job.prompt, intent, recalled, context)
+        plan = services.planner.plan(job.prompt, intent, recalled, context)
+        program, job.planner = plan.program, asdict(plan.info)
         job.tool_id = job.tool_id or ids.tool_id()  # kept on the job, so a retried job reuses its function
     tool_id, function_name = job.tool_id, s.tool_function_prefix + job.tool_id
     with _stage(job, "specify", jobs):

@@ -15,7 +15,8 @@ from toolgen.deploy import Deployer
 from toolgen.deploy.invoke import Invoker, LambdaInvoker
 from toolgen.jobs import JobStore
 from toolgen.memory import DynamoMemoryStore, MemoryStore
-from toolgen.planner import OfflinePlanner, Planner
+from toolgen.planner import Planner
+from toolgen.planner.llm import planner_from_environment
 from toolgen.table import DynamoTable, ItemTable
 from toolgen.tools import ToolStore
 from toolgen.ui.pages import PageStore
@@ -46,7 +47,7 @@ class Services:
             pages=PageStore(settings.bucket_name),
             deployer=Deployer(),
             invoker=invoker or LambdaInvoker(),
-            planner=OfflinePlanner(),
+            planner=planner_from_environment(),
         )
 
     @property

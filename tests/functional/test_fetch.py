@@ -35,7 +35,7 @@ def overrides(monkeypatch, upstream):
 
 
 def tool(prompt: str) -> tuple[ToolApp, ToolProgram]:
-    program = OfflinePlanner().plan(prompt, classify(prompt), [])
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
     return ToolApp(program, tool_id="t" + "3" * 20, owner="ann", table=FakeTable(), secret=SECRET), program
 
 
@@ -98,7 +98,9 @@ def test_currency_conversion_uses_the_rate_table(overrides):
 def program_fetching(path_query: str) -> ToolProgram:
     """The weather program, pointed at another path of the fixture (through the same allowed host)."""
     data = (
-        OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), []).model_dump()
+        OfflinePlanner()
+        .plan("rank Beijing by temperature", classify("rank Beijing by temperature"), [])
+        .program.model_dump()
     )
     path, _, query = path_query.partition("?")
     data["operations"][0]["url"] = f"https://api.open-meteo.com{path}"

@@ -133,3 +133,32 @@ def test_worker_handler_reports_per_message_failures(aws_env, services, monkeypa
     result = handler.handler({"Records": records}, Context())
     assert result == {"batchItemFailures": [{"itemIdentifier": "j0000000000000000000z"}]}
     assert services.jobs.get("dave", good.job_id).status == "succeeded"
+
+
+def test_the_job_records_how_its_tool_was_planned(services):
+    import openai
+
+    from tests.fake_openai import FakeOpenAI
+    from toolgen.planner.llm import LLMPlanner
+
+    offline = run(services, "a todo list")
+    assert offline.planner == {
+        "planner": "offline",
+        "model": None,
+        "latency_ms": None,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "attempts": 0,
+        "fallback": None,
+    }
+    fake = FakeOpenAI()
+    try:
+        fake.script = [("status", 429), ("status", 429)]
+        client = openai.OpenAI(api_key="k", base_url=fake.base_url, timeout=2, max_retries=1)
+        services.planner = LLMPlanner(client=client, model="m")
+        job = run(services, "a todo list")
+    finally:
+        fake.stop()
+    assert job.status == "succeeded"  # the offline plan stood in
+    assert job.planner["planner"] == "llm" and job.planner["fallback"].startswith("RateLimitError")
+    assert services.jobs.get("alice", job.job_id).planner == job.planner

@@ -26,7 +26,7 @@ class Tool:
     def __init__(self, prompt: str) -> None:
         intent = classify(prompt)
         assert intent.archetype, prompt
-        self.program = OfflinePlanner().plan(prompt, intent, [])
+        self.program = OfflinePlanner().plan(prompt, intent, []).program
         self.app = ToolApp(
             self.program, tool_id="t" + "2" * 20, owner="ann", table=FakeTable(), secret=SECRET, clock=lambda: TODAY
         )

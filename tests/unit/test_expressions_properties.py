@@ -40,7 +40,7 @@ def combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 expressions = st.recursive(leaves, combine, max_leaves=12)
-PLAIN = (int, float, str, bool, list, type(None))
+PLAIN = (int, float, str, bool, list, dict, type(None))  # what JSON can carry (a constant table is a dict)
 
 
 @SETTINGS

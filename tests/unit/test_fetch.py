@@ -46,7 +46,7 @@ def test_public_address_is_accepted(monkeypatch):
 
 
 def test_host_outside_the_platform_list_is_refused_even_if_the_program_allows_it():
-    program = OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), [])
+    program = OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), []).program
     data = program.model_dump(mode="json")
     data["allowed_hosts"] = ["evil.example"]
     data["operations"][0]["url"] = "https://evil.example/steal"

@@ -16,7 +16,7 @@ PROMPTS = {
 
 
 def plan(prompt: str, memories: list[RecalledMemory] | None = None) -> ToolProgram:
-    return OfflinePlanner().plan(prompt, classify(prompt), memories or [])
+    return OfflinePlanner().plan(prompt, classify(prompt), memories or []).program
 
 
 def fact(memory_id: str, key: str, value: str) -> RecalledMemory:

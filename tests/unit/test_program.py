@@ -7,7 +7,11 @@ from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
 from toolgen.program import ToolProgram
 
-BASE = OfflinePlanner().plan("I want to log my runs", classify("I want to log my runs"), []).model_dump(mode="json")
+BASE = (
+    OfflinePlanner()
+    .plan("I want to log my runs", classify("I want to log my runs"), [])
+    .program.model_dump(mode="json")
+)
 
 
 def variant(change) -> dict:
@@ -53,7 +57,7 @@ def test_duplicate_operation_ids_are_refused():
 
 
 def test_fetch_must_be_https_to_an_allowed_host():
-    weather = OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), [])
+    weather = OfflinePlanner().plan("rank Beijing by temperature", classify("rank Beijing by temperature"), []).program
     data = weather.model_dump(mode="json")
     data["operations"][0]["url"] = "http://api.open-meteo.com/v1/forecast"
     with pytest.raises(ValidationError, match="https"):

@@ -15,7 +15,7 @@ SECRET = "tool-secret"
 
 
 def app_for(prompt: str, owner: str = "alice") -> ToolApp:
-    program = OfflinePlanner().plan(prompt, classify(prompt), [])
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
     return ToolApp(program, tool_id="t" + "0" * 20, owner=owner, table=FakeTable(), secret=SECRET)
 
 
@@ -89,7 +89,7 @@ def test_describe_lists_operations(runs):
 def test_rows_are_kept_per_person():
     # given one tool program served to two owners sharing a table
     table = FakeTable()
-    program = OfflinePlanner().plan("a todo list", classify("a todo list"), [])
+    program = OfflinePlanner().plan("a todo list", classify("a todo list"), []).program
     alice = ToolApp(program, tool_id="t" + "1" * 20, owner="alice", table=table, secret=SECRET)
     bob = ToolApp(program, tool_id="t" + "1" * 20, owner="bob", table=table, secret=SECRET)
     call(alice, "POST", "/tasks", body={"title": "alice's task"})

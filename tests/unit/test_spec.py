@@ -12,7 +12,7 @@ SERVER = "https://abc.lambda-url.us-east-1.on.aws"
 
 
 def spec_for(prompt: str) -> dict:
-    return build_spec(OfflinePlanner().plan(prompt, classify(prompt), []), SERVER)
+    return build_spec(OfflinePlanner().plan(prompt, classify(prompt), []).program, SERVER)
 
 
 def operations(spec: dict):
@@ -51,7 +51,7 @@ def test_spec_keeps_importer_rules(prompt):
 
 
 def test_spec_describes_every_operation_of_the_program():
-    program = OfflinePlanner().plan("a todo list", classify("a todo list"), [])
+    program = OfflinePlanner().plan("a todo list", classify("a todo list"), []).program
     spec = build_spec(program, SERVER)
     assert {op["operationId"] for _, _, op in operations(spec)} == {o.id for o in program.operations} | {"describeTool"}
     create = spec["paths"]["/tasks"]["post"]

@@ -14,7 +14,7 @@ PUBLIC = "https://abc123.lambda-url.us-east-1.on.aws"
 
 
 def spec(prompt: str = "a todo list", server: str = PUBLIC) -> dict:
-    return build_spec(OfflinePlanner().plan(prompt, classify(prompt), []), server)
+    return build_spec(OfflinePlanner().plan(prompt, classify(prompt), []).program, server)
 
 
 @pytest.mark.parametrize("prompt", PROMPTS.values())

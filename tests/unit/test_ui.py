@@ -24,7 +24,7 @@ def page_for(prompt: str, mode_memory: str | None = None):
     memories = (
         [RecalledMemory(memory_id="m1", text="dark", key="theme", value=mode_memory, score=1)] if mode_memory else []
     )
-    return render_page(OfflinePlanner().plan(prompt, classify(prompt), memories), TOOL_URL)
+    return render_page(OfflinePlanner().plan(prompt, classify(prompt), memories).program, TOOL_URL)
 
 
 class _Attributes(HTMLParser):

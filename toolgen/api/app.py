@@ -33,6 +33,7 @@ from toolgen.models import (
     MemoryView,
     NewMemoryRequest,
     NewToolRequest,
+    PlannerView,
     StageView,
     ToolDetail,
     ToolList,
@@ -152,6 +153,7 @@ def get_job(job_id: str) -> JobView:
         ui_url=f"{_base_url()}{job.ui_path}" if job.status == "succeeded" and job.ui_path else None,
         error=job.error,
         question=job.question,
+        planner=PlannerView(**job.planner) if job.planner else None,
     )
 
 

@@ -20,7 +20,14 @@ from toolgen.local.poller import QueuePoller
 
 logger = logging.getLogger(__name__)
 # Operator settings a developer may pass through to the platform's functions (e.g. a test's fetch fixture).
-PASSTHROUGH = ("TOOLGEN_FETCH_OVERRIDES", "MEMORY_THRESHOLD")
+PASSTHROUGH = (
+    "TOOLGEN_FETCH_OVERRIDES",
+    "MEMORY_THRESHOLD",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "TOOLGEN_MODEL",
+    "TOOLGEN_LLM_TIMEOUT",
+)
 
 
 class LocalPlatform:

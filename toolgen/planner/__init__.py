@@ -1,14 +1,39 @@
-"""Stage 3, plan: a request, its intent and the recalled memories become a ToolProgram."""
+"""Stage 3, plan: a request, its intent and the recalled memories become a ToolProgram.
 
+Every planner returns a Plan: the program and how it was made (which planner, model, latency, tokens, attempts,
+and why it fell back, if it did), which the pipeline records on the job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolgen.models import Intent, RecalledMemory
-from toolgen.planner.offline import OfflinePlanner
 from toolgen.program import ToolProgram
 
 
+@dataclass
+class PlanInfo:
+    planner: str = "offline"
+    model: str | None = None
+    latency_ms: float | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    attempts: int = 0
+    fallback: str | None = None
+
+
+@dataclass
+class Plan:
+    program: ToolProgram
+    info: PlanInfo = field(default_factory=PlanInfo)
+
+
 class Planner(Protocol):
-    def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str) -> ToolProgram: ...
+    def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str = "") -> Plan: ...
 
 
-__all__ = ["OfflinePlanner", "Planner"]
+from toolgen.planner.offline import OfflinePlanner  # noqa: E402 - offline.py imports Plan from here
+
+__all__ = ["OfflinePlanner", "Plan", "PlanInfo", "Planner"]

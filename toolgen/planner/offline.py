@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from toolgen.errors import StageError
 from toolgen.models import Intent, RecalledMemory
-from toolgen.planner import calculators, lists, lookups, trackers
+from toolgen.planner import Plan, PlanInfo, calculators, lists, lookups, trackers
 from toolgen.planner.common import Builder
 from toolgen.program import ToolProgram
 
@@ -39,7 +39,7 @@ BUILDERS: dict[str, Builder] = {
 class OfflinePlanner:
     """Planner that needs nothing but the intent."""
 
-    def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str = "") -> ToolProgram:
+    def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str = "") -> Plan:
         """A validated ToolProgram for ``intent``; StageError when the archetype has no plan."""
         builder = BUILDERS.get(intent.archetype or "")
         if builder is None:
@@ -59,4 +59,4 @@ class OfflinePlanner:
         program["ui"] = {"lang": intent.lang, "mode": theme if theme in ("dark", "light") else "auto"}
         program["archetype"] = intent.archetype
         program["provenance"] = {"request": prompt, "memories": list(dict.fromkeys(used)), "planner": "offline"}
-        return ToolProgram.model_validate(program)
+        return Plan(ToolProgram.model_validate(program), PlanInfo(planner="offline"))

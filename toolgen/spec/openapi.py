@@ -29,8 +29,17 @@ from toolgen.program import (
 )
 
 # A figure (metric, computed field or output) is a number, a date or label, a yes/no, a list (settle's
-# transfers) or null (no rows yet); anyOf keeps each branch a single type.
-FIGURE = {"anyOf": [{"type": "number"}, {"type": "string"}, {"type": "boolean"}, {"type": "array"}, {"type": "null"}]}
+# transfers), a table of constants, or null (no rows yet); anyOf keeps each branch a single type.
+FIGURE = {
+    "anyOf": [
+        {"type": "number"},
+        {"type": "string"},
+        {"type": "boolean"},
+        {"type": "array"},
+        {"type": "object"},
+        {"type": "null"},
+    ]
+}
 ERRORS = {
     "400": "The request is malformed",
     "401": "Missing or invalid bearer token",
