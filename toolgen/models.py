@@ -71,6 +71,7 @@ class Job(BaseModel):
     error: str | None = None
     question: str | None = None
     planner: dict[str, Any] | None = None
+    reused: bool = False
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -121,6 +122,7 @@ class ToolRecord(BaseModel):
     openapi: dict[str, Any]
     memories: list[RecalledMemory] = Field(default_factory=list)
     job_id: str | None = None
+    plan_key: str | None = None
     created_at: float = Field(default_factory=time.time)
 
 
@@ -130,12 +132,16 @@ class ToolRecord(BaseModel):
 class Accepted(BaseModel):
     job_id: str
     status_url: str
+    status: JobStatus = Field(
+        default="queued", description="queued; or already succeeded (a tool of yours answers it) or needs_clarification"
+    )
 
 
 class StageView(BaseModel):
     name: str
     status: StageStatus
     ms: float | None = None
+    detail: str | None = None
 
 
 class PlannerView(BaseModel):
@@ -159,6 +165,7 @@ class JobView(BaseModel):
     error: str | None = None
     question: str | None = None
     planner: PlannerView | None = None
+    reused: bool = Field(default=False, description="an earlier tool of this person answered the same plan")
 
 
 class ToolSummary(BaseModel):

@@ -13,19 +13,21 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolgen import auth, ids
 from toolgen.config import Settings
 from toolgen.deploy import FunctionSpec, tool_package
 from toolgen.deploy.invoke import probe_event
-from toolgen.errors import StageError, ToolgenError
+from toolgen.errors import NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
 from toolgen.intent.classify import clarifying_question
 from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, recall
-from toolgen.models import Job, JobMessage, RecalledMemory, ToolRecord
+from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolRecord
+from toolgen.planner import PlanInfo
+from toolgen.plans import CachedPlan, plan_key
 from toolgen.program import AggregateOp, ComputeOp, ListOp, ToolProgram
 from toolgen.services import Services
 from toolgen.spec import build_spec, validate_spec
@@ -39,9 +41,9 @@ PASSTHROUGH_ENV = ("TOOLGEN_FETCH_OVERRIDES", "POWERTOOLS_LOG_LEVEL")
 
 @contextmanager
 def _stage(job: Job, name: str, jobs: JobStore) -> Iterator[None]:
+    """Time a stage and record its end on the job (one write per stage: the next pending stage is the running one)."""
     stage = job.stage(name)
     stage.status = "running"
-    jobs.save(job)
     started = time.perf_counter()
     try:
         yield
@@ -60,12 +62,70 @@ class _Made:
     page_tool_id: str | None = None
 
 
+@dataclass
+class Understanding:
+    """Stages 1 and 2, and whether the request repeats one this person made before."""
+
+    intent: Intent
+    recalled: list[RecalledMemory] = field(default_factory=list)
+    context: str = ""
+    key: str = ""
+    cached: CachedPlan | None = None
+    live: ToolRecord | None = None
+    classify_ms: float = 0.0
+    recall_ms: float = 0.0
+
+
+def understand(services: Services, user: str, prompt: str) -> Understanding:
+    """Classify, recall, and look the plan up; cheap enough for the API to do before it queues anything."""
+    started = time.perf_counter()
+    intent = classify(prompt)
+    understood = Understanding(intent=intent, classify_ms=_ms_since(started))
+    if intent.archetype is None:
+        return understood
+    started = time.perf_counter()
+    understood.recalled = recall(
+        services.memories.list(user), prompt, intent, threshold=services.settings.memory_threshold
+    )
+    understood.context = memory_block(understood.recalled)
+    understood.recall_ms = _ms_since(started)
+    understood.key = plan_key(intent, understood.recalled, services.planner.name)
+    understood.cached = services.plans.get(user, understood.key)
+    if understood.cached is not None:
+        understood.live = _live_tool(services, user, understood.cached.tool_id)
+    return understood
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
+
+
+def record_understanding(job: Job, understood: Understanding) -> None:
+    """Put stages 1 and 2 on the job; a request that is unclear, or that an existing tool answers, ends here."""
+    job.stage("classify").status, job.stage("classify").ms = "succeeded", understood.classify_ms
+    if understood.intent.archetype is None:
+        job.status, job.question = "needs_clarification", clarifying_question(understood.intent)
+        for stage in job.stages[1:]:
+            stage.status = "skipped"
+        return
+    job.stage("recall").status, job.stage("recall").ms = "succeeded", understood.recall_ms
+    if understood.live is not None:
+        record = understood.live
+        job.tool_id, job.tool_url, job.ui_path, job.reused = record.tool_id, record.tool_url, record.ui_path, True
+        job.planner = asdict(PlanInfo(planner="cache"))
+        for name in ("plan", "specify", "deploy", "render", "probe"):
+            stage = job.stage(name)
+            stage.status, stage.ms, stage.detail = "skipped", 0.0, "reused"
+        job.status = "succeeded"
+
+
 def process(message: JobMessage, services: Services) -> Job:
     """Run a queued job to its end; the job as it ended. Raises only when the job itself cannot be saved."""
     job = services.jobs.get(message.user, message.job_id)
     if job.status in TERMINAL:  # a redelivered message: the job already ended
         return job
     job.status = "running"
+    services.jobs.save(job)
     made = _Made()
     try:
         _run(job, services, made)
@@ -84,19 +144,20 @@ def process(message: JobMessage, services: Services) -> Job:
 
 def _run(job: Job, services: Services, made: _Made) -> None:
     s, jobs = services.settings, services.jobs
-    with _stage(job, "classify", jobs):
-        intent = classify(job.prompt)
-    if intent.archetype is None:
-        job.status, job.question = "needs_clarification", clarifying_question(intent)
-        for stage in job.stages[1:]:
-            stage.status = "skipped"
+    understood = understand(services, job.user, job.prompt)
+    record_understanding(job, understood)
+    if job.status != "running":  # unclear, or answered by the person's existing tool
         return
-    with _stage(job, "recall", jobs):
-        recalled = recall(services.memories.list(job.user), job.prompt, intent, threshold=s.memory_threshold)
-        context = memory_block(recalled)
+    intent, recalled, cached = understood.intent, understood.recalled, understood.cached
     with _stage(job, "plan", jobs):
-        plan = services.planner.plan(job.prompt, intent, recalled, context)
-        program, job.planner = plan.program, asdict(plan.info)
+        if cached is not None:  # the same plan as before, but its tool is gone: plan again for free
+            program = cached.program.model_copy(
+                update={"provenance": cached.program.provenance.model_copy(update={"request": job.prompt})}
+            )
+            job.planner = asdict(PlanInfo(planner="cache"))
+        else:
+            plan = services.planner.plan(job.prompt, intent, recalled, understood.context)
+            program, job.planner = plan.program, asdict(plan.info)
         job.tool_id = job.tool_id or ids.tool_id()  # kept on the job, so a retried job reuses its function
     tool_id, function_name = job.tool_id, s.tool_function_prefix + job.tool_id
     with _stage(job, "specify", jobs):
@@ -128,10 +189,21 @@ def _run(job: Job, services: Services, made: _Made) -> None:
             program=program.model_dump(mode="json"),
             openapi=spec,
             memories=_used(recalled, program),
+            plan_key=understood.key,
         )
     )
+    services.plans.put(job.user, understood.key, tool_id, program)
     services.memories.mark_used(job.user, program.provenance.memories, tool_id)
     job.status = "succeeded"
+
+
+def _live_tool(services: Services, user: str, tool_id: str) -> ToolRecord | None:
+    """The person's tool, if its record and its function both still exist."""
+    try:
+        record = services.tools.get(user, tool_id)
+    except NotFoundError:
+        return None
+    return record if services.deployer.exists(record.function_name) else None
 
 
 def _used(recalled: list[RecalledMemory], program: ToolProgram) -> list[RecalledMemory]:

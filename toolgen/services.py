@@ -17,6 +17,7 @@ from toolgen.jobs import JobStore
 from toolgen.memory import DynamoMemoryStore, MemoryStore
 from toolgen.planner import Planner
 from toolgen.planner.llm import planner_from_environment
+from toolgen.plans import PlanStore
 from toolgen.table import DynamoTable, ItemTable
 from toolgen.tools import ToolStore
 from toolgen.ui.pages import PageStore
@@ -33,6 +34,7 @@ class Services:
     deployer: Deployer
     invoker: Invoker
     planner: Planner
+    plans: PlanStore
     _sqs: Any = field(default=None, repr=False)
 
     @classmethod
@@ -48,6 +50,7 @@ class Services:
             deployer=Deployer(),
             invoker=invoker or LambdaInvoker(),
             planner=planner_from_environment(),
+            plans=PlanStore(table),
         )
 
     @property

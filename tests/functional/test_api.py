@@ -73,7 +73,9 @@ def test_new_tool_request_is_queued_as_a_job(api, aws_env, emulator):
     assert headers["Location"] == body["status_url"]
     assert body["status_url"].endswith(f"/Prod/v1/jobs/{body['job_id']}")  # API Gateway's own address
     status, job, _ = request(api, "GET", f"/v1/jobs/{body['job_id']}")
-    assert status == 200 and job["status"] == "queued" and [s["status"] for s in job["stages"]] == ["pending"] * 7
+    # classify and recall ran in the API (cheap, and they decide whether to queue at all); the rest is queued
+    assert status == 200 and job["status"] == "queued"
+    assert [s["status"] for s in job["stages"]] == ["succeeded"] * 2 + ["pending"] * 5
     sqs = emulator.client("sqs")
     messages = sqs.receive_message(QueueUrl=aws_env.queue_url, MaxNumberOfMessages=10).get("Messages", [])
     queued = [JobMessage.model_validate_json(m["Body"]) for m in messages]
@@ -145,3 +147,48 @@ def test_missing_configuration_names_what_is_missing(api, monkeypatch):
     services.cache_clear()
     with pytest.raises(Exception, match=r"TABLE_NAME, .*JOBS_QUEUE_URL"):
         request(api, "GET", "/v1/tools")
+
+
+def queued_job_ids(emulator, queue_url) -> set[str]:
+    sqs = emulator.client("sqs")
+    found = set()
+    while messages := sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", []):
+        found |= {JobMessage.model_validate_json(m["Body"]).job_id for m in messages}
+        sqs.delete_message_batch(
+            QueueUrl=queue_url,
+            Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)],
+        )
+    return found
+
+
+def test_an_unclear_request_is_answered_at_once_and_never_queued(api, aws_env, emulator):
+    status, body, _ = request(api, "POST", "/v1/tools", user="uma", body={"prompt": "book me a flight to Tokyo"})
+    assert status == 202 and body["status"] == "needs_clarification"
+    job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="uma")[1]
+    assert job["question"] and [s["status"] for s in job["stages"]] == ["succeeded"] + ["skipped"] * 6
+    assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
+
+
+def test_a_repeat_of_a_live_tool_is_answered_at_once_and_never_queued(api, aws_env, emulator, runtime):
+    # given a tool the worker made for this person
+    from toolgen.config import Settings
+    from toolgen.local.lambda_runtime import RuntimeInvoker
+    from toolgen.pipeline import process
+    from toolgen.services import Services
+
+    worker = Services.from_settings(
+        Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
+        invoker=RuntimeInvoker(runtime),
+    )
+    first = request(api, "POST", "/v1/tools", user="vic", body={"prompt": "a to-do list for chores"})[1]
+    assert first["status"] == "queued"
+    made = process(JobMessage(job_id=first["job_id"], user="vic", prompt="a to-do list for chores"), worker)
+    assert made.status == "succeeded"
+    queued_job_ids(emulator, aws_env.queue_url)  # drain
+    # when the same plan is asked for again, in other words
+    status, body, _ = request(api, "POST", "/v1/tools", user="vic", body={"prompt": "I need a todo list for my chores"})
+    # then the answer is the existing tool, already succeeded, and nothing was queued
+    assert status == 202 and body["status"] == "succeeded"
+    job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="vic")[1]
+    assert job["reused"] is True and job["tool_id"] == made.tool_id and job["tool_url"] == made.tool_url
+    assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)

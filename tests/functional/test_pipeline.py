@@ -27,6 +27,7 @@ def services(aws_env, runtime) -> Services:
 
 
 def run(services: Services, prompt: str, user: str = "alice") -> Job:
+    """One job run to its end. Tests share moto's state, so each test that repeats a request names its own user."""
     job = services.jobs.create(Job(job_id=sortable_id("j"), user=user, prompt=prompt))
     return process(JobMessage(job_id=job.job_id, user=user, prompt=prompt), services)
 
@@ -86,14 +87,14 @@ def test_unclear_request_asks_a_question_and_deploys_nothing(services, emulator)
 def test_a_failing_stage_fails_the_job_and_removes_what_was_made(services, emulator):
     # given a bucket that does not exist, the render stage fails after the deploy stage made a function
     services.pages = PageStore("no-such-bucket")
-    job = run(services, "a todo list")
+    job = run(services, "a todo list", user="fay")
     assert job.status == "failed"
     assert "s3 put_object failed" in job.error
     assert [s.status for s in job.stages][4:] == ["succeeded", "failed", "skipped"]
     functions = [f["FunctionName"] for f in emulator.client("lambda").list_functions()["Functions"]]
     assert services.settings.tool_function_prefix + job.tool_id not in functions
     with pytest.raises(Exception, match="no tool"):
-        services.tools.get("alice", job.tool_id)
+        services.tools.get("fay", job.tool_id)
 
 
 def test_a_redelivered_message_does_not_make_a_second_tool(services):
@@ -141,7 +142,7 @@ def test_the_job_records_how_its_tool_was_planned(services):
     from tests.fake_openai import FakeOpenAI
     from toolgen.planner.llm import LLMPlanner
 
-    offline = run(services, "a todo list")
+    offline = run(services, "a todo list", user="gus")
     assert offline.planner == {
         "planner": "offline",
         "model": None,
@@ -156,9 +157,33 @@ def test_the_job_records_how_its_tool_was_planned(services):
         fake.script = [("status", 429), ("status", 429)]
         client = openai.OpenAI(api_key="k", base_url=fake.base_url, timeout=2, max_retries=1)
         services.planner = LLMPlanner(client=client, model="m")
-        job = run(services, "a todo list")
+        job = run(services, "a todo list", user="hal")
     finally:
         fake.stop()
     assert job.status == "succeeded"  # the offline plan stood in
     assert job.planner["planner"] == "llm" and job.planner["fallback"].startswith("RateLimitError")
-    assert services.jobs.get("alice", job.job_id).planner == job.planner
+    assert services.jobs.get("hal", job.job_id).planner == job.planner
+
+
+def test_a_repeat_request_reuses_the_tool_and_a_deleted_tools_plan(services, emulator):
+    first = run(services, "I want to log my morning runs", user="ivy")
+    again = run(services, "track my morning runs", user="ivy")  # other words, same archetype, slots and memory
+    assert again.status == "succeeded" and again.reused is True and again.tool_id == first.tool_id
+    assert [(s.name, s.status, s.detail) for s in again.stages][2:] == [
+        (n, "skipped", "reused") for n in ("plan", "specify", "deploy", "render", "probe")
+    ]
+    assert again.planner["planner"] == "cache"
+    # someone else asking the same gets their own tool
+    assert run(services, "I want to log my morning runs", user="jo").tool_id != first.tool_id
+    # once the tool is gone, the plan is still reused, and a new tool is made from it
+    emulator.client("lambda").delete_function(FunctionName=services.settings.tool_function_prefix + first.tool_id)
+    third = run(services, "I want to log my morning runs", user="ivy")
+    assert third.reused is False and third.tool_id != first.tool_id and third.planner["planner"] == "cache"
+    assert third.status == "succeeded"
+
+
+def test_a_new_memory_fact_makes_a_new_plan(services):
+    first = run(services, "rank Beijing and Shanghai by max temperature", user="kit")
+    services.memories.add("kit", "I live in Tokyo")
+    second = run(services, "rank Beijing and Shanghai by max temperature", user="kit")
+    assert second.reused is False and second.tool_id != first.tool_id

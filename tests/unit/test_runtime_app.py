@@ -129,3 +129,10 @@ def test_list_limit_is_checked(runs):
         call(runs, "POST", "/runs", body={"date": day, "distance": 1})
     assert len(call(runs, "GET", "/runs", query={"limit": "2"})[1]["items"]) == 2
     assert call(runs, "GET", "/runs", query={"limit": "two"})[0] == 422
+
+
+def test_a_missing_body_is_refused_but_an_empty_object_takes_the_defaults():
+    water = app_for("track my water")
+    assert call(water, "POST", "/water", raw_body="\n")[0] == 400
+    status, row = call(water, "POST", "/water", body={})
+    assert status == 201 and row["ml"] == 250

@@ -40,6 +40,7 @@ from toolgen.models import (
     ToolRecord,
     ToolSummary,
 )
+from toolgen.pipeline import record_understanding, understand
 from toolgen.table import rows_pk
 
 app = APIGatewayRestResolver(enable_validation=True)
@@ -126,18 +127,22 @@ def openapi() -> Response[str]:
 )
 def create_tool(body: NewToolRequest) -> Response[Accepted]:
     svc = services()
-    job = svc.jobs.create(Job(job_id=sortable_id("j"), user=_user(), prompt=body.prompt))
-    try:
-        message = JobMessage(job_id=job.job_id, user=job.user, prompt=job.prompt)
-        svc.sqs.send_message(QueueUrl=svc.settings.jobs_queue_url, MessageBody=message.model_dump_json())
-    except ClientError as e:  # never leave a job that no worker will ever see
-        job.status, job.error = "failed", "the job could not be queued; please try again"
-        svc.jobs.save(job)
-        raise translate(e, "sqs send_message") from e
+    job = Job(job_id=sortable_id("j"), user=_user(), prompt=body.prompt)
+    # Understanding a request is cheap: a request that is unclear, or that repeats one whose tool still exists,
+    # is answered here and now; only real work goes through the queue.
+    record_understanding(job, understand(svc, job.user, job.prompt))
+    svc.jobs.create(job)
+    if job.status == "queued":
+        try:
+            message = JobMessage(job_id=job.job_id, user=job.user, prompt=job.prompt)
+            svc.sqs.send_message(QueueUrl=svc.settings.jobs_queue_url, MessageBody=message.model_dump_json())
+        except ClientError as e:  # never leave a job that no worker will ever see
+            job.status, job.error = "failed", "the job could not be queued; please try again"
+            svc.jobs.save(job)
+            raise translate(e, "sqs send_message") from e
     url = f"{_base_url()}/v1/jobs/{job.job_id}"
-    return Response(
-        202, content_types.APPLICATION_JSON, Accepted(job_id=job.job_id, status_url=url), headers={"Location": url}
-    )
+    accepted = Accepted(job_id=job.job_id, status_url=url, status=job.status)
+    return Response(202, content_types.APPLICATION_JSON, accepted, headers={"Location": url})
 
 
 @app.get("/v1/jobs/<job_id>", responses=ERRORS)
@@ -148,12 +153,13 @@ def get_job(job_id: str) -> JobView:
         status=job.status,
         prompt=job.prompt,
         tool_id=job.tool_id,
-        stages=[StageView(name=s.name, status=s.status, ms=s.ms) for s in job.stages],
+        stages=[StageView(name=s.name, status=s.status, ms=s.ms, detail=s.detail) for s in job.stages],
         tool_url=job.tool_url if job.status == "succeeded" else None,
         ui_url=f"{_base_url()}{job.ui_path}" if job.status == "succeeded" and job.ui_path else None,
         error=job.error,
         question=job.question,
         planner=PlannerView(**job.planner) if job.planner else None,
+        reused=job.reused,
     )
 
 
@@ -192,6 +198,8 @@ def delete_tool(tool_id: str) -> Response[None]:
     svc.deployer.delete(record.function_name)
     svc.table.delete_prefix(rows_pk(tool_id, user))
     svc.pages.delete(tool_id)
+    if record.plan_key:
+        svc.plans.forget(user, record.plan_key)
     svc.tools.delete(user, tool_id)  # last: while any part remains, the record still points at it
     return Response(204, None, None)
 

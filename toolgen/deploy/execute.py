@@ -48,6 +48,16 @@ class Deployer:
             has_url = False
         return RemoteFunction(code_sha256=config["CodeSha256"], has_url=has_url)
 
+    def exists(self, function_name: str) -> bool:
+        """Whether a function of this name exists (one call)."""
+        try:
+            self.client("lambda").get_function_configuration(FunctionName=function_name)
+        except ClientError as e:
+            if aws.error_code(e) == "ResourceNotFoundException":
+                return False
+            raise aws.translate(e, "lambda get_function_configuration") from e
+        return True
+
     def deploy(self, spec: FunctionSpec) -> str:
         """Make the tool's function match ``spec``; its function URL."""
         outputs = self.execute(plan_tool_deploy(spec, self.remote_state(spec.function_name)))

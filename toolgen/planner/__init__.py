@@ -31,6 +31,11 @@ class Plan:
 
 
 class Planner(Protocol):
+    @property
+    def name(self) -> str:
+        """What makes the plans, part of the repeat-request key ("offline", "llm:<model>")."""
+        ...
+
     def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str = "") -> Plan: ...
 
 

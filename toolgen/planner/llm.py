@@ -103,6 +103,10 @@ class LLMPlanner:
         self.fallback = fallback or OfflinePlanner()
 
     @property
+    def name(self) -> str:
+        return f"llm:{self.model}"
+
+    @property
     def client(self) -> Any:
         if self._client is None:
             self._client = _openai_client()

@@ -39,6 +39,8 @@ BUILDERS: dict[str, Builder] = {
 class OfflinePlanner:
     """Planner that needs nothing but the intent."""
 
+    name = "offline"
+
     def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str = "") -> Plan:
         """A validated ToolProgram for ``intent``; StageError when the archetype has no plan."""
         builder = BUILDERS.get(intent.archetype or "")

@@ -191,8 +191,8 @@ def _body(event: dict[str, Any], method: str) -> Any:
             raise BadRequest("the body is not valid UTF-8") from e
     if len(raw) > MAX_BODY:
         raise BadRequest(f"the body is larger than {MAX_BODY} bytes")
-    if not raw.strip():
-        return {}
+    if not raw.strip():  # the document requires a body; {} is how to send one with every field defaulted
+        raise BadRequest("a JSON object body is required")
     try:
         return json.loads(raw)
     except ValueError as e:
