@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from toolgen.errors import ConflictError, NotFoundError
+from toolgen.table import Change, Put
 
 
 class FakeTable:
@@ -53,3 +54,22 @@ class FakeTable:
         for k in keys:
             del self.items[k]
         return len(keys)
+
+    def add(self, pk: str, sk: str, adds: dict[str, int | float], sets: dict[str, Any] | None = None) -> dict[str, Any]:
+        item = self.items.setdefault((pk, sk), {"pk": pk, "sk": sk})
+        for k, v in adds.items():
+            item[k] = item.get(k, 0) + v
+        item.update(copy.deepcopy(sets or {}))
+        return copy.deepcopy(item)
+
+    def transact(self, steps: list[Put | Change]) -> None:
+        for step in steps:  # check every condition before making any change, as DynamoDB does
+            if isinstance(step, Put) and step.if_absent and (step.item["pk"], step.item["sk"]) in self.items:
+                raise ConflictError("exists")
+            if isinstance(step, Change) and step.must_exist and (step.pk, step.sk) not in self.items:
+                raise ConflictError("missing")
+        for step in steps:
+            if isinstance(step, Put):
+                self.put(step.item)
+            else:
+                self.add(step.pk, step.sk, step.adds, step.sets)

@@ -40,11 +40,20 @@ def forecast_location(lat: str, lon: str, variables: list[str]) -> dict:
 class Upstream:
     def __init__(self) -> None:
         self.requests: list[str] = []
+        self.closed: set[str] = {"Luigi's"}  # places the fact checker knows have closed
         upstream = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: object) -> None:
                 pass
+
+            def do_POST(self) -> None:
+                # a fact checker: a place that has closed is no longer true; the weather is unknowable
+                fact = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                upstream.requests.append(f"POST {self.path} {fact.get('key')}={fact.get('value')}")
+                value = str(fact.get("value") or "")
+                verdict = False if value in upstream.closed else None if fact.get("key") == "weather" else True
+                self._json({"valid": verdict})
 
             def do_GET(self) -> None:
                 upstream.requests.append(self.path)

@@ -160,18 +160,79 @@ def cmd_tools(args: argparse.Namespace) -> int:
     return 0
 
 
+def _memory_line(m: dict[str, Any]) -> str:
+    fact = f" ({m['key']}={m['value']})" if m.get("key") else ""
+    marks = [m["status"]] if m.get("status") == "superseded" else []
+    marks += [m["verification"]] if m.get("verification") in ("verified", "invalid") else []
+    rewarded = f"  uses={m['uses']} turns={m['turns']}" if m.get("uses") or m.get("turns") else ""
+    return f"{m['memory_id']}  {m['text']}{fact}{rewarded}" + (f"  [{', '.join(marks)}]" if marks else "")
+
+
 def cmd_memories(args: argparse.Namespace) -> int:
     client = Client.from_environment(args.url, args.user)
     if args.add:
         memory = client.api("POST", "/v1/memories", body={"text": args.add})
-        print(f"remembered {memory['memory_id']}" + (f" ({memory['key']}={memory['value']})" if memory["key"] else ""))
+        print(f"remembered {_memory_line(memory)}")
     elif args.delete:
         client.api("DELETE", f"/v1/memories/{args.delete}")
         print(f"forgot {args.delete}")
+    elif args.edit:
+        print(_memory_line(client.api("PATCH", f"/v1/memories/{args.edit[0]}", body={"text": args.edit[1]})))
+    elif args.history:
+        for entry in client.api("GET", f"/v1/memories/{args.history}/history")["history"]:
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry["at"]))
+            print(f"{stamp}  {entry['event']:<12} {json.dumps(entry['details'], ensure_ascii=False)}")
+    elif args.verify or args.invalidate:
+        memory_id, valid = (args.verify, True) if args.verify else (args.invalidate, False)
+        print(_memory_line(client.api("POST", f"/v1/memories/{memory_id}/verify", body={"valid": valid})))
+    elif args.recheck:
+        _print_json(client.api("POST", "/v1/memories/recheck"))
     else:
-        for m in client.api("GET", "/v1/memories")["memories"]:
-            fact = f" ({m['key']}={m['value']})" if m["key"] else ""
-            print(f"{m['memory_id']}  {m['text']}{fact}")
+        query = {"q": args.search} if args.search else {"all": "true"} if args.all else None
+        memories = client.api("GET", "/v1/memories", query=query)["memories"]
+        if args.json:
+            _print_json(memories)
+        for m in [] if args.json else memories:
+            print(_memory_line(m))
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    found = client.api("GET", "/v1/recall", query={"prompt": args.prompt})
+    if args.json:
+        _print_json(found)
+        return 0
+    print(f"archetype: {found['archetype']}   threshold: {found['threshold']}")
+    for m in found["memories"]:
+        p = m["parts"]
+        print(
+            f"{m['score']:.3f}  relevance={p['relevance']} reward={p['reward']} decay={p['decay']} "
+            f"verification={p['verification']}  {m['memory_id']}  {m['text']}"
+        )
+    if not found["memories"]:
+        print("(no memory passes the threshold for this request)")
+    return 0
+
+
+def cmd_feedback(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    body = {"tool_id": args.tool_id, "signal": args.signal, **({"memory_id": args.memory} if args.memory else {})}
+    credited = client.api("POST", "/v1/feedback", body=body)["credited"]
+    print(f"credited {', '.join(credited) if credited else 'no memory (none shaped this tool)'}")
+    return 0
+
+
+def cmd_forget_me(args: argparse.Namespace) -> int:
+    if not args.yes:
+        print(
+            "toolgen: this deletes all your tools, their data and pages, and all your memories; add --yes",
+            file=sys.stderr,
+        )
+        return 2
+    client = Client.from_environment(args.url, args.user)
+    client.api("DELETE", "/v1/users/me")
+    print("forgotten: tools, tool data, pages, memories and jobs")
     return 0
 
 
@@ -230,12 +291,37 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     client_args(s)
     s.set_defaults(func=cmd_tools)
-    s = sub.add_parser("memories", help="list, add or delete your memories")
+    s = sub.add_parser("memories", help="list, search, add, edit, verify or delete your memories")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--add", metavar="TEXT")
+    g.add_argument("--search", metavar="WORDS")
+    g.add_argument("--edit", nargs=2, metavar=("MEMORY_ID", "TEXT"))
+    g.add_argument("--history", metavar="MEMORY_ID")
+    g.add_argument("--verify", metavar="MEMORY_ID", help="confirm a fact is still true")
+    g.add_argument("--invalidate", metavar="MEMORY_ID", help="mark a fact no longer true: never used again")
+    g.add_argument("--recheck", action="store_true", help="ask the configured verifier about every fact")
     g.add_argument("--delete", metavar="MEMORY_ID")
+    s.add_argument("--all", action="store_true", help="include superseded memories")
+    s.add_argument("--json", action="store_true")
     client_args(s)
     s.set_defaults(func=cmd_memories)
+    s = sub.add_parser("recall", help="which memories a request would use, and why")
+    s.add_argument("prompt")
+    s.add_argument("--json", action="store_true")
+    client_args(s)
+    s.set_defaults(func=cmd_recall)
+    s = sub.add_parser(
+        "feedback", help="tell toolgen a tool's suggestion was accepted or rejected, or that you used it"
+    )
+    s.add_argument("tool_id")
+    s.add_argument("signal", choices=["accepted", "rejected", "used"])
+    s.add_argument("--memory", help="credit only this memory")
+    client_args(s)
+    s.set_defaults(func=cmd_feedback)
+    s = sub.add_parser("forget-me", help="delete everything toolgen holds about you")
+    s.add_argument("--yes", action="store_true")
+    client_args(s)
+    s.set_defaults(func=cmd_forget_me)
     return p
 
 

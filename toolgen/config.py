@@ -25,16 +25,6 @@ def _int(name: str, default: int) -> int:
         raise ConfigError(f"{name} must be an integer, got {raw!r}") from e
 
 
-def _float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError as e:
-        raise ConfigError(f"{name} must be a number, got {raw!r}") from e
-
-
 @dataclass(frozen=True)
 class Settings:
     """Everything a platform function needs to know about where it runs."""
@@ -54,7 +44,6 @@ class Settings:
     # read from each request; the embedded default serves both itself and says where.
     tool_url_base: str = ""
     public_base_url: str = ""
-    memory_threshold: float = 0.7
 
     @classmethod
     def from_env(cls, *required: str) -> Settings:
@@ -82,7 +71,6 @@ class Settings:
             tool_memory_mb=_int("TOOL_MEMORY_SIZE", 256),
             tool_url_base=os.environ.get("TOOL_URL_BASE", "").rstrip("/"),
             public_base_url=os.environ.get("PUBLIC_BASE_URL", "").rstrip("/"),
-            memory_threshold=_float("MEMORY_THRESHOLD", 0.7),
         )
 
     @cached_property

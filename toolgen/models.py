@@ -90,7 +90,11 @@ class Memory(BaseModel):
     kind: Literal["preference", "fact", "habit", "event"] = "fact"
     key: str | None = None
     value: str | None = None
+    tokens: list[str] = Field(default_factory=list, description="content words, kept so recall never re-tokenises")
+    status: Literal["active", "superseded"] = "active"
+    superseded_by: str | None = None
     created_at: float = Field(default_factory=time.time)
+    updated_at: float = Field(default_factory=time.time)
     last_used_at: float | None = None
     uses: int = 0
     turns: int = 0
@@ -98,7 +102,25 @@ class Memory(BaseModel):
     interventions_succeeded: int = 0
     verification: Literal["unverified", "verified", "invalid"] = "unverified"
     verified_at: float | None = None
-    tools: list[str] = Field(default_factory=list)
+    verification_source: str | None = None
+    sources: list[str] = Field(default_factory=list, description="where it was learnt: 'api' or the job ids")
+    tools: list[str] = Field(default_factory=list, description="the tools it shaped")
+
+
+class HistoryEntry(BaseModel):
+    """One change to a memory, as it happened."""
+
+    at: float
+    event: Literal["created", "restated", "edited", "superseded", "verified", "invalidated", "rewarded"]
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ScoreParts(BaseModel):
+    relevance: float
+    reward: float
+    decay: float
+    verification: float
+    sample: float | None = Field(default=None, description="the Thompson draw that ordered memories tied on score")
 
 
 class RecalledMemory(BaseModel):
@@ -107,6 +129,7 @@ class RecalledMemory(BaseModel):
     key: str | None = None
     value: str | None = None
     score: float
+    parts: ScoreParts | None = None
 
 
 class ToolRecord(BaseModel):
@@ -123,6 +146,7 @@ class ToolRecord(BaseModel):
     memories: list[RecalledMemory] = Field(default_factory=list)
     job_id: str | None = None
     plan_key: str | None = None
+    stale_reason: str | None = None
     created_at: float = Field(default_factory=time.time)
 
 
@@ -175,6 +199,8 @@ class ToolSummary(BaseModel):
     tool_url: str
     ui_url: str
     created_at: float
+    needs_regeneration: bool = Field(default=False, description="a memory that shaped it was found no longer true")
+    stale_reason: str | None = None
 
 
 class ToolDetail(ToolSummary):
@@ -194,12 +220,51 @@ class MemoryView(BaseModel):
     kind: str
     key: str | None = None
     value: str | None = None
+    status: str
+    superseded_by: str | None = None
     created_at: float
+    updated_at: float
+    last_used_at: float | None = None
+    uses: int
+    turns: int
+    interventions_tried: int
+    interventions_succeeded: int
     verification: str
+    verified_at: float | None = None
+    sources: list[str]
+    tools: list[str]
 
 
 class MemoryList(BaseModel):
     memories: list[MemoryView]
+
+
+class HistoryView(BaseModel):
+    memory_id: str
+    history: list[HistoryEntry]
+
+
+class EditMemoryRequest(Body):
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MEMORY_TEXT)]
+
+
+class VerifyRequest(Body):
+    valid: bool
+    source: str | None = Field(default=None, max_length=200, description="what the fact was checked against")
+
+
+class FeedbackRequest(Body):
+    tool_id: str = Field(max_length=40)
+    signal: Literal["accepted", "rejected", "used"]
+    memory_id: str | None = Field(default=None, max_length=40, description="credit only this memory")
+
+
+class RecallView(BaseModel):
+    prompt: str
+    archetype: str | None
+    threshold: float
+    memories: list[RecalledMemory]
+    context: str
 
 
 class Health(BaseModel):

@@ -24,7 +24,8 @@ from toolgen.errors import NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
 from toolgen.intent.classify import clarifying_question
 from toolgen.jobs import JobStore
-from toolgen.memory import memory_block, recall
+from toolgen.memory import memory_block, rewards
+from toolgen.memory.extract import mine
 from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolRecord
 from toolgen.planner import PlanInfo
 from toolgen.plans import CachedPlan, plan_key
@@ -76,18 +77,23 @@ class Understanding:
     recall_ms: float = 0.0
 
 
-def understand(services: Services, user: str, prompt: str) -> Understanding:
-    """Classify, recall, and look the plan up; cheap enough for the API to do before it queues anything."""
+def understand(services: Services, user: str, prompt: str, source: str) -> Understanding:
+    """Classify, learn, recall, and look the plan up; cheap enough for the API to do before it queues anything.
+
+    Facts the request states ("I live in Shanghai, ...") are learnt first, so they shape this very tool, and
+    tool use not yet credited is folded into the memories' rewards before they are scored.
+    """
     started = time.perf_counter()
     intent = classify(prompt)
     understood = Understanding(intent=intent, classify_ms=_ms_since(started))
     if intent.archetype is None:
         return understood
     started = time.perf_counter()
-    understood.recalled = recall(
-        services.memories.list(user), prompt, intent, threshold=services.settings.memory_threshold
-    )
-    understood.context = memory_block(understood.recalled)
+    for statement in mine(prompt):
+        services.memories.learn(user, statement, source=source)
+    rewards.fold(services.table, services.memories, user)
+    understood.recalled = services.recaller.recall(user, prompt, intent)
+    understood.context = memory_block(understood.recalled, services.recaller.config.block_tokens)
     understood.recall_ms = _ms_since(started)
     understood.key = plan_key(intent, understood.recalled, services.planner.name)
     understood.cached = services.plans.get(user, understood.key)
@@ -144,8 +150,10 @@ def process(message: JobMessage, services: Services) -> Job:
 
 def _run(job: Job, services: Services, made: _Made) -> None:
     s, jobs = services.settings, services.jobs
-    understood = understand(services, job.user, job.prompt)
+    understood = understand(services, job.user, job.prompt, job.job_id)
     record_understanding(job, understood)
+    if job.reused and understood.live is not None:
+        credit_follow_up(services, job.user, understood.live)
     if job.status != "running":  # unclear, or answered by the person's existing tool
         return
     intent, recalled, cached = understood.intent, understood.recalled, understood.cached
@@ -194,7 +202,15 @@ def _run(job: Job, services: Services, made: _Made) -> None:
     )
     services.plans.put(job.user, understood.key, tool_id, program)
     services.memories.mark_used(job.user, program.provenance.memories, tool_id)
+    rewards.register_tool(services.table, job.user, tool_id, program.provenance.memories)
     job.status = "succeeded"
+
+
+def credit_follow_up(services: Services, user: str, record: ToolRecord) -> None:
+    """A repeat request answered by an existing tool: a turn for each memory that shaped it."""
+    shaped = [m.memory_id for m in record.memories]
+    if shaped:
+        services.memories.credit(user, shaped, {"turns": 1}, reason=f"follow-up request for {record.tool_id}")
 
 
 def _live_tool(services: Services, user: str, tool_id: str) -> ToolRecord | None:

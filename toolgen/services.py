@@ -6,6 +6,7 @@ the worker never sends to the jobs queue).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,8 @@ from toolgen.config import Settings
 from toolgen.deploy import Deployer
 from toolgen.deploy.invoke import Invoker, LambdaInvoker
 from toolgen.jobs import JobStore
-from toolgen.memory import DynamoMemoryStore, MemoryStore
+from toolgen.memory import DynamoMemoryStore, MemoryConfig, MemoryStore, Recaller
+from toolgen.memory.verify import HttpVerifier, Verifier
 from toolgen.planner import Planner
 from toolgen.planner.llm import planner_from_environment
 from toolgen.plans import PlanStore
@@ -35,22 +37,28 @@ class Services:
     invoker: Invoker
     planner: Planner
     plans: PlanStore
+    recaller: Recaller
+    verifier: Verifier | None = None
     _sqs: Any = field(default=None, repr=False)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, invoker: Invoker | None = None) -> Services:
         table = DynamoTable(settings.table_name)
+        memories = DynamoMemoryStore(table)
+        verifier_url = os.environ.get("MEMORY_VERIFIER_URL")
         return cls(
             settings=settings,
             table=table,
             jobs=JobStore(table),
             tools=ToolStore(table),
-            memories=DynamoMemoryStore(table),
+            memories=memories,
             pages=PageStore(settings.bucket_name),
             deployer=Deployer(),
             invoker=invoker or LambdaInvoker(),
             planner=planner_from_environment(),
             plans=PlanStore(table),
+            recaller=Recaller(memories, MemoryConfig.from_env(), seed=_seed()),
+            verifier=HttpVerifier(verifier_url) if verifier_url else None,
         )
 
     @property
@@ -58,3 +66,9 @@ class Services:
         if self._sqs is None:
             self._sqs = aws.client("sqs")
         return self._sqs
+
+
+def _seed() -> int | None:
+    """MEMORY_SAMPLING_SEED makes the order of tied memories reproducible (tests); unset, it varies per process."""
+    raw = os.environ.get("MEMORY_SAMPLING_SEED")
+    return int(raw) if raw else None

@@ -10,6 +10,7 @@ The low-level client is used (thread-safe, unlike a resource); numbers cross as 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -31,6 +32,30 @@ def rows_pk(tool_id: str, user: str) -> str:
     return f"TOOL#{tool_id}#{user}"
 
 
+def usage_pk(user: str) -> str:
+    """A person's tool-call counters: under TOOL# so the tools' role may count, never touching memories."""
+    return f"TOOL#usage#{user}"
+
+
+@dataclass(frozen=True)
+class Put:
+    """A transaction step: write a whole item (``if_absent``: only if there is none yet)."""
+
+    item: dict[str, Any]
+    if_absent: bool = False
+
+
+@dataclass(frozen=True)
+class Change:
+    """A transaction step: set attributes and add to counters of an item (made if missing, unless ``must_exist``)."""
+
+    pk: str
+    sk: str
+    sets: dict[str, Any] = field(default_factory=dict)
+    adds: dict[str, int | float] = field(default_factory=dict)
+    must_exist: bool = False
+
+
 class ItemTable(Protocol):
     """What the platform needs from its table."""
 
@@ -42,6 +67,10 @@ class ItemTable(Protocol):
     ) -> dict[str, Any]: ...
     def delete(self, pk: str, sk: str) -> bool: ...
     def delete_prefix(self, pk: str, sk_prefix: str = "") -> int: ...
+    def transact(self, steps: list[Put | Change]) -> None: ...
+    def add(
+        self, pk: str, sk: str, adds: dict[str, int | float], sets: dict[str, Any] | None = None
+    ) -> dict[str, Any]: ...
 
 
 def to_dynamo(value: Any) -> Any:
@@ -178,3 +207,49 @@ class DynamoTable:
             else:
                 raise AWSError("dynamodb batch_write_item left items unprocessed after 8 attempts")
         return len(keys)
+
+    def _change(self, step: Change) -> dict[str, Any]:
+        names: dict[str, str] = {}
+        values: dict[str, Any] = {}
+        sets, adds = [], []
+        for i, (k, v) in enumerate(step.sets.items()):
+            names[f"#s{i}"], values[f":s{i}"] = k, v
+            sets.append(f"#s{i} = :s{i}")
+        for i, (k, v) in enumerate(step.adds.items()):
+            names[f"#a{i}"], values[f":a{i}"] = k, v
+            adds.append(f"#a{i} :a{i}")
+        expression = ("SET " + ", ".join(sets) if sets else "") + (" ADD " + ", ".join(adds) if adds else "")
+        update: dict[str, Any] = {
+            "TableName": self.name,
+            "Key": self._encode({"pk": step.pk, "sk": step.sk}),
+            "UpdateExpression": expression.strip(),
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": self._encode(values),
+        }
+        if step.must_exist:
+            update["ConditionExpression"] = "attribute_exists(pk)"
+        return update
+
+    def add(self, pk: str, sk: str, adds: dict[str, int | float], sets: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Add to counters atomically (the item is made if missing); the item after the change."""
+        update = self._change(Change(pk, sk, sets or {}, adds))
+        update.pop("TableName")
+        return self._decode(self._call("update_item", **update, ReturnValues="ALL_NEW")["Attributes"])
+
+    def transact(self, steps: list[Put | Change]) -> None:
+        """All of ``steps`` or none of them; ConflictError when a condition fails."""
+        items = []
+        for step in steps:
+            if isinstance(step, Put):
+                put: dict[str, Any] = {"TableName": self.name, "Item": self._encode(step.item)}
+                if step.if_absent:
+                    put["ConditionExpression"] = "attribute_not_exists(pk)"
+                items.append({"Put": put})
+            else:
+                items.append({"Update": self._change(step)})
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as e:
+            if aws.error_code(e) == "TransactionCanceledException":
+                raise ConflictError(f"a concurrent change got there first: {e}") from e
+            raise aws.translate(e, "dynamodb transact_write_items") from e

@@ -45,5 +45,9 @@ class ToolStore:
     def list(self, user: str) -> list[ToolRecord]:
         return [_from_item(i) for i in self.table.query(user_pk(user), "TOOL#", newest_first=True)]
 
+    def flag(self, user: str, tool_id: str, reason: str) -> None:
+        """Mark a tool for regeneration (something it was built from is no longer true)."""
+        self.table.update(user_pk(user), f"TOOL#{tool_id}", {"stale_reason": reason})
+
     def delete(self, user: str, tool_id: str) -> None:
         self.table.delete(user_pk(user), f"TOOL#{tool_id}")

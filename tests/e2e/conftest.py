@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -69,18 +70,10 @@ def upstream() -> Iterator[Upstream]:
     fixture.stop()
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream) -> Iterator[Server]:
-    home = tmp_path_factory.mktemp("serve-home")
-    # Test configuration only: the allowed hosts point at the fixture (a request can never set this).
-    overrides = json.dumps({"api.open-meteo.com": upstream.url, "api.frankfurter.dev": upstream.url})
-    env = {
-        **os.environ,
-        "TOOLGEN_HOME": str(home),
-        "TOOLGEN_SECRET": SECRET,
-        "PYTHONUNBUFFERED": "1",
-        "TOOLGEN_FETCH_OVERRIDES": overrides,
-    }
+@contextlib.contextmanager
+def running_server(home: Path, extra_env: dict[str, str]) -> Iterator[Server]:
+    """`toolgen serve --port 0` in a subprocess, stopped (and checked to stop cleanly) afterwards."""
+    env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1", **extra_env}
     log = (home / "serve.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0"],
@@ -100,14 +93,26 @@ def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream) -> Iter
     if not match:
         proc.kill()
         pytest.fail(f"toolgen serve did not start: {(home / 'serve.log').read_text()[-2000:]}")
-    yield Server(url=match.group(1), aws_endpoint=match.group(2), home=home)
-    proc.terminate()
     try:
-        assert proc.wait(timeout=20) == 0, "toolgen serve did not stop cleanly on SIGTERM"
+        yield Server(url=match.group(1), aws_endpoint=match.group(2), home=home)
     finally:
-        proc.kill()
-        proc.stdout.close()
-        log.close()
+        proc.terminate()
+        try:
+            assert proc.wait(timeout=20) == 0, "toolgen serve did not stop cleanly on SIGTERM"
+        finally:
+            proc.kill()
+            proc.stdout.close()
+            log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream) -> Iterator[Server]:
+    # Test configuration only: the allowed hosts point at the fixture (a request can never set this), which also
+    # plays the outside fact checker.
+    overrides = json.dumps({"api.open-meteo.com": upstream.url, "api.frankfurter.dev": upstream.url})
+    extra = {"TOOLGEN_FETCH_OVERRIDES": overrides, "MEMORY_VERIFIER_URL": f"{upstream.url}/verify"}
+    with running_server(tmp_path_factory.mktemp("serve-home"), extra) as started:
+        yield started
 
 
 def wait_for_job(server: Server, job_id: str, token: str, timeout: float = 60) -> dict:

@@ -64,8 +64,8 @@ def test_request_becomes_a_deployed_working_tool(services, runtime, emulator):
 
 
 def test_memories_shape_the_tool_and_are_credited(services):
-    memory = services.memories.add("carol", "I live in Tokyo")
-    services.memories.add("carol", "I love jazz")
+    memory = services.memories.learn("carol", "I live in Tokyo")
+    services.memories.learn("carol", "I love jazz")
     job = run(services, "rank Beijing and Shanghai by max temperature", user="carol")
     assert job.status == "succeeded", job.error
     record = services.tools.get("carol", job.tool_id)
@@ -184,6 +184,6 @@ def test_a_repeat_request_reuses_the_tool_and_a_deleted_tools_plan(services, emu
 
 def test_a_new_memory_fact_makes_a_new_plan(services):
     first = run(services, "rank Beijing and Shanghai by max temperature", user="kit")
-    services.memories.add("kit", "I live in Tokyo")
+    services.memories.learn("kit", "I live in Tokyo")
     second = run(services, "rank Beijing and Shanghai by max temperature", user="kit")
     assert second.reused is False and second.tool_id != first.tool_id

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from botocore.exceptions import ClientError
 
@@ -20,12 +21,18 @@ from toolgen import __version__, auth
 from toolgen.api.errors import error_response, status_of
 from toolgen.api.services import services
 from toolgen.aws import translate
-from toolgen.errors import AuthError, ToolgenError
+from toolgen.errors import AuthError, ConflictError, ToolgenError
 from toolgen.ids import sortable_id
+from toolgen.intent import classify
+from toolgen.memory import memory_block, rewards, verify
 from toolgen.models import (
+    MAX_PROMPT,
     Accepted,
+    EditMemoryRequest,
     ErrorBody,
+    FeedbackRequest,
     Health,
+    HistoryView,
     Job,
     JobMessage,
     JobView,
@@ -34,14 +41,17 @@ from toolgen.models import (
     NewMemoryRequest,
     NewToolRequest,
     PlannerView,
+    RecallView,
     StageView,
     ToolDetail,
     ToolList,
     ToolRecord,
     ToolSummary,
+    VerifyRequest,
 )
-from toolgen.pipeline import record_understanding, understand
-from toolgen.table import rows_pk
+from toolgen.pipeline import credit_follow_up, record_understanding, understand
+from toolgen.services import Services
+from toolgen.table import rows_pk, user_pk
 
 app = APIGatewayRestResolver(enable_validation=True)
 PUBLIC = re.compile(r"^/(v1/health|v1/openapi\.json|p/[^/]+/?)$")
@@ -130,7 +140,10 @@ def create_tool(body: NewToolRequest) -> Response[Accepted]:
     job = Job(job_id=sortable_id("j"), user=_user(), prompt=body.prompt)
     # Understanding a request is cheap: a request that is unclear, or that repeats one whose tool still exists,
     # is answered here and now; only real work goes through the queue.
-    record_understanding(job, understand(svc, job.user, job.prompt))
+    understood = understand(svc, job.user, job.prompt, job.job_id)
+    record_understanding(job, understood)
+    if job.reused and understood.live is not None:
+        credit_follow_up(svc, job.user, understood.live)
     svc.jobs.create(job)
     if job.status == "queued":
         try:
@@ -165,6 +178,8 @@ def get_job(job_id: str) -> JobView:
 
 def _summary(record: ToolRecord) -> dict[str, Any]:
     return {
+        "needs_regeneration": record.stale_reason is not None,
+        "stale_reason": record.stale_reason,
         "tool_id": record.tool_id,
         "title": record.title,
         "archetype": record.archetype,
@@ -194,14 +209,18 @@ def get_tool(tool_id: str) -> ToolDetail:
 @app.delete("/v1/tools/<tool_id>", responses={204: {"description": "Deleted"}, **ERRORS})
 def delete_tool(tool_id: str) -> Response[None]:
     svc, user = services(), _user()
-    record = svc.tools.get(user, tool_id)
+    _delete_tool(svc, user, svc.tools.get(user, tool_id))
+    return Response(204, None, None)
+
+
+def _delete_tool(svc: Services, user: str, record: ToolRecord) -> None:
     svc.deployer.delete(record.function_name)
-    svc.table.delete_prefix(rows_pk(tool_id, user))
-    svc.pages.delete(tool_id)
+    svc.table.delete_prefix(rows_pk(record.tool_id, user))
+    svc.pages.delete(record.tool_id)
+    rewards.forget_usage(svc.table, user, record.tool_id)
     if record.plan_key:
         svc.plans.forget(user, record.plan_key)
-    svc.tools.delete(user, tool_id)  # last: while any part remains, the record still points at it
-    return Response(204, None, None)
+    svc.tools.delete(user, record.tool_id)  # last: while any part remains, the record still points at it
 
 
 def _memory_view(memory: Any) -> MemoryView:
@@ -210,21 +229,95 @@ def _memory_view(memory: Any) -> MemoryView:
 
 @app.post(
     "/v1/memories",
-    responses={201: {"description": "Remembered", "content": {"application/json": {"model": MemoryView}}}, **ERRORS},
+    responses={
+        201: {
+            "description": "Remembered (or restated, or superseding the old value of its fact)",
+            "content": {"application/json": {"model": MemoryView}},
+        },
+        **ERRORS,
+    },
 )
 def add_memory(body: NewMemoryRequest) -> Response[MemoryView]:
-    memory = services().memories.add(_user(), body.text)
+    memory = services().memories.learn(_user(), body.text, source="api")
     return Response(201, content_types.APPLICATION_JSON, _memory_view(memory))
 
 
 @app.get("/v1/memories", responses=ERRORS)
-def list_memories() -> MemoryList:
-    return MemoryList(memories=[_memory_view(m) for m in services().memories.list(_user())])
+def list_memories(
+    q: Annotated[str | None, Query(max_length=200, description="only memories matching these words")] = None,
+    all: Annotated[bool, Query(description="include superseded memories")] = False,
+) -> MemoryList:
+    store, user = services().memories, _user()
+    found = store.search(user, q) if q else store.list(user, include_superseded=all)
+    return MemoryList(memories=[_memory_view(m) for m in found])
+
+
+@app.patch("/v1/memories/<memory_id>", responses=ERRORS)
+def edit_memory(memory_id: str, body: EditMemoryRequest) -> MemoryView:
+    return _memory_view(services().memories.edit(_user(), memory_id, body.text))
+
+
+@app.get("/v1/memories/<memory_id>/history", responses=ERRORS)
+def memory_history(memory_id: str) -> HistoryView:
+    return HistoryView(memory_id=memory_id, history=services().memories.history(_user(), memory_id))
+
+
+@app.post("/v1/memories/<memory_id>/verify", responses=ERRORS)
+def verify_memory(memory_id: str, body: VerifyRequest) -> MemoryView:
+    svc = services()
+    return _memory_view(verify.apply(svc.memories, svc.tools, _user(), memory_id, body.valid, body.source))
+
+
+@app.post("/v1/memories/recheck", responses={409: {"description": "No verifier is configured"}, **ERRORS})
+def recheck_memories() -> dict[str, int]:
+    svc = services()
+    if svc.verifier is None:
+        raise ConflictError("no verifier is configured (MEMORY_VERIFIER_URL)")
+    return verify.recheck(svc.memories, svc.tools, svc.verifier, _user())
 
 
 @app.delete("/v1/memories/<memory_id>", responses={204: {"description": "Forgotten"}, **ERRORS})
 def delete_memory(memory_id: str) -> Response[None]:
     services().memories.delete(_user(), memory_id)
+    return Response(204, None, None)
+
+
+@app.get("/v1/recall", responses=ERRORS)
+def inspect_recall(
+    prompt: Annotated[str, Query(min_length=1, max_length=MAX_PROMPT, description="a request to recall for")],
+) -> RecallView:
+    """Which memories this request would use, each score broken into relevance, reward, decay and verification."""
+    svc, user = services(), _user()
+    intent = classify(prompt)
+    rewards.fold(svc.table, svc.memories, user)  # show rewards as a request would see them
+    recalled = svc.recaller.recall(user, prompt, intent) if intent.archetype else []
+    return RecallView(
+        prompt=prompt,
+        archetype=intent.archetype,
+        threshold=svc.recaller.config.threshold,
+        memories=recalled,
+        context=memory_block(recalled, svc.recaller.config.block_tokens),
+    )
+
+
+@app.post("/v1/feedback", responses=ERRORS)
+def give_feedback(body: FeedbackRequest) -> dict[str, list[str]]:
+    """A suggestion accepted or rejected, or a tool used: credited to the memories that shaped the tool."""
+    svc, user = services(), _user()
+    record = svc.tools.get(user, body.tool_id)
+    shaped = [m.memory_id for m in record.memories]
+    return {"credited": rewards.feedback(svc.memories, user, shaped, body.signal, body.memory_id)}
+
+
+@app.delete("/v1/users/me", responses={204: {"description": "Everything about you is gone"}, **ERRORS})
+def forget_me() -> Response[None]:
+    """Forget the person entirely: tools (functions, rows, pages), memories, jobs, plans."""
+    svc, user = services(), _user()
+    for record in svc.tools.list(user):
+        _delete_tool(svc, user, record)
+    rewards.forget_usage(svc.table, user)
+    svc.memories.forget_user(user)
+    svc.table.delete_prefix(user_pk(user))  # jobs, plans, and anything else of theirs
     return Response(204, None, None)
 
 

@@ -18,6 +18,8 @@ from toolgen import aws
 from toolgen.errors import AWSError
 from toolgen.events import url_event
 
+PROBE_HEADER = "x-toolgen-probe"  # the platform's own check of a tool: not a use by the person
+
 
 class Invoker(Protocol):
     def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]: ...
@@ -25,7 +27,7 @@ class Invoker(Protocol):
 
 def probe_event(method: str, path: str, *, token: str, query: dict[str, str] | None = None) -> dict[str, Any]:
     """The function URL event (payload 2.0) of a call to a tool, made by the platform for ``token``'s user."""
-    headers = [("authorization", f"Bearer {token}"), ("user-agent", "toolgen-probe")]
+    headers = [("authorization", f"Bearer {token}"), ("user-agent", "toolgen-probe"), (PROBE_HEADER, "1")]
     return url_event(method, path, urlencode(query or {}), headers, b"", source_ip="127.0.0.1", host="toolgen.internal")
 
 

@@ -20,14 +20,8 @@ from toolgen.local.poller import QueuePoller
 
 logger = logging.getLogger(__name__)
 # Operator settings a developer may pass through to the platform's functions (e.g. a test's fetch fixture).
-PASSTHROUGH = (
-    "TOOLGEN_FETCH_OVERRIDES",
-    "MEMORY_THRESHOLD",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "TOOLGEN_MODEL",
-    "TOOLGEN_LLM_TIMEOUT",
-)
+PASSTHROUGH = ("TOOLGEN_FETCH_OVERRIDES", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TOOLGEN_MODEL", "TOOLGEN_LLM_TIMEOUT")
+PASSTHROUGH_PREFIXES = ("MEMORY_",)  # recall's settings and the fact checker (toolgen/memory/scoring.py)
 
 
 class LocalPlatform:
@@ -56,7 +50,7 @@ class LocalPlatform:
         self.gateway = Gateway(
             self.runtime, host=self.host, port=self.port, api_function=API_FUNCTION, tool_prefix=TOOL_FUNCTION_PREFIX
         )
-        extra = {k: os.environ[k] for k in PASSTHROUGH if os.environ.get(k)}
+        extra = {k: v for k, v in os.environ.items() if v and (k in PASSTHROUGH or k.startswith(PASSTHROUGH_PREFIXES))}
         self.resources = provision(self.emulator, public_url=self.gateway.url, secret=self.secret, extra_env=extra)
         self.gateway.start()
         self.poller = QueuePoller(

@@ -1,6 +1,7 @@
-"""Stage 2, recall: a person's long-term memories, stored, scored against a request and merged as data."""
+"""Stage 2, recall: a person's long-term memories, learnt, scored, recalled as data, rewarded and verified."""
 
-from toolgen.memory.recall import memory_block, recall
+from toolgen.memory.recall import Recaller, memory_block, recall
+from toolgen.memory.scoring import MemoryConfig
 from toolgen.memory.store import DynamoMemoryStore, MemoryStore
 
-__all__ = ["DynamoMemoryStore", "MemoryStore", "memory_block", "recall"]
+__all__ = ["DynamoMemoryStore", "MemoryConfig", "MemoryStore", "Recaller", "memory_block", "recall"]

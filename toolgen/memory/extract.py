@@ -1,6 +1,8 @@
 """Structured facts from free text: the key/value a memory carries when one can be read off it.
 
-Small English and Chinese rules; a memory without a recognised fact is still kept and recalled by its words.
+Small English and Chinese rules over first-person statements; a memory without a recognised fact is still kept
+and recalled by its words. `mine` finds the statements in a tool request that are worth remembering, so
+"I live in Shanghai, rank the hottest cities" teaches the home city while it asks for the tool.
 """
 
 from __future__ import annotations
@@ -8,31 +10,111 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from toolgen.intent.slots import find_cities, find_time, time_of_day
+from toolgen.intent.slots import (
+    find_amount,
+    find_cities,
+    find_cuisines,
+    find_currencies,
+    find_date,
+    find_goal,
+    find_time,
+    time_of_day,
+)
 
 Kind = Literal["preference", "fact", "habit", "event"]
+Fact = tuple[Kind, str | None, str | None]
+NONE: Fact = ("fact", None, None)
 
 
-def extract(text: str) -> tuple[Kind, str | None, str | None]:
-    """(kind, key, value) for a memory's text; key and value are None when no fact is recognised."""
-    t = text.lower()
+def _theme(t: str) -> Fact | None:
     if re.search(r"dark (mode|theme)|深色|暗色|夜间模式|黑色主题", t):
         return "preference", "theme", "dark"
     if re.search(r"light (mode|theme)|浅色|亮色|白色主题", t):
         return "preference", "theme", "light"
-    if re.search(r"\b(run|running|jog)|跑", t):
-        when = find_time(text)
-        if when:
-            return "habit", "run_time", when
-        part = time_of_day(text)
-        if part:
-            return "habit", "run_time_of_day", part
-    if re.search(r"\b(live|living|based|home)\b|住在|我在|家在|来自", t):
+    return None
+
+
+def _running(text: str, t: str) -> Fact | None:
+    if not re.search(r"\b(run|runs|running|jog|jogging)\b|跑", t):
+        return None
+    when = find_time(text)
+    if when:
+        return "habit", "run_time", when
+    part = time_of_day(text)
+    return ("habit", "run_time_of_day", part) if part else None
+
+
+def _home(text: str, t: str) -> Fact | None:
+    if re.search(
+        r"\b(i live|living in|i'?m based|based in|my home|my hometown|i'?m from|i am from)\b|住在|我在|家在|来自|老家",
+        t,
+    ):
         cities = find_cities(text)
-        if cities:
-            return "fact", "city", cities[0]
-    if re.search(r"\bmiles?\b|imperial|英里", t):
+        return ("fact", "city", cities[0]) if cities else None
+    return None
+
+
+def _money(text: str, t: str) -> Fact | None:
+    if re.search(r"\bmy (monthly |weekly )?budget\b|budget (is|of)|预算(是|为)?", t) and find_amount(text):
+        return "fact", "budget", f"{find_amount(text):g}"
+    if re.search(r"\b(i (use|spend|earn|get paid in|am paid in|think in)|my currency)\b|我(用|花|赚)", t):
+        currencies = find_currencies(text)
+        return ("preference", "currency", currencies[0]) if currencies else None
+    return None
+
+
+def _food(text: str, t: str) -> Fact | None:
+    m = re.search(r"my fav(ou)?rite (restaurant|place to eat) is ([^,.;!?]+)", text, re.IGNORECASE)
+    if m:
+        return "preference", "favorite_restaurant", m.group(3).strip()
+    m = re.search(r"我最喜欢的(餐厅|饭店|馆子)是([^，。,.;！？]+)", text)
+    if m:
+        return "preference", "favorite_restaurant", m.group(2).strip()
+    if re.search(r"\bi'?m (a )?(vegetarian|vegan)\b|\bi am (a )?(vegetarian|vegan)\b|我吃素|素食者", t):
+        return "fact", "diet", "vegan" if "vegan" in t else "vegetarian"
+    if re.search(r"\bi (love|like|prefer|enjoy)\b|我(爱|喜欢)吃", t):
+        cuisines = find_cuisines(text)
+        return ("preference", "cuisine", cuisines[0]) if cuisines else None
+    return None
+
+
+def _body(text: str, t: str) -> Fact | None:
+    if re.search(
+        r"caffeine[- ]sensitive|sensitive to caffeine|coffee keeps me (up|awake)|咖啡因.{0,2}敏感|喝咖啡.{0,3}睡不着", t
+    ):
+        return "fact", "caffeine_sensitive", "true"
+    if re.search(r"\bi (try to |want to |aim to )?drink\b|我(每天)?(要|想|尽量)?喝", t):
+        goal = find_goal(text)
+        if goal and goal[1] in ("ml", "l", "glass"):
+            ml = goal[0] * {"ml": 1, "l": 1000, "glass": 250}[goal[1]]
+            return "habit", "water_goal", f"{ml:g}"
+    if re.search(r"\bmy birthday\b|我的生日", t):
+        date = find_date(text)
+        return ("event", "birthday", date) if date else None
+    return None
+
+
+def extract(text: str) -> Fact:
+    """(kind, key, value) for a memory's text; key and value are None when no fact is recognised."""
+    t = text.lower()
+    for rule in (
+        lambda: _theme(t),
+        lambda: _body(text, t),
+        lambda: _running(text, t),
+        lambda: _home(text, t),
+        lambda: _money(text, t),
+        lambda: _food(text, t),
+    ):
+        fact = rule()
+        if fact is not None:
+            return fact
+    if re.search(r"\bmiles?\b|imperial|英里", t) and re.search(r"\bi (use|think|prefer)|我(用|习惯)", t):
         return "preference", "distance_unit", "mi"
-    if re.search(r"\bkilomet|\bkm\b|metric|公里", t):
-        return "preference", "distance_unit", "km"
-    return "fact", None, None
+    return NONE
+
+
+def mine(request: str) -> list[str]:
+    """The parts of a request worth remembering: first-person statements that carry a recognised fact."""
+    parts = [p.strip() for p in re.split(r"[,;.!?，；。！？\n]+", request) if p.strip()]
+    first_person = re.compile(r"\b(i|i'm|i've|my|me)\b|我", re.IGNORECASE)
+    return [p for p in parts if first_person.search(p) and extract(p)[1] is not None]

@@ -224,6 +224,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "restaurant.update": ("Change a place", "修改餐厅"),
     "restaurant.delete": ("Delete a place", "删除餐厅"),
     "restaurant.pick": ("Pick one at random", "随机选一家"),
+    "restaurant.suggestion": (" Suggested for you: {name}.", " 为你推荐：{name}。"),
     # run goal
     "run.week": ("This week's distance against your goal", "本周跑量与目标"),
 }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.intent.slots import find_date
 from toolgen.models import Intent
 from toolgen.planner.common import Fact, field, number, op
 from toolgen.planner.labels import text
@@ -180,12 +179,19 @@ def flashcards(intent: Intent, fact: Fact) -> dict[str, Any]:
 def restaurant_picker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     cuisines = list(intent.slots.get("cuisines") or [])
+    if not cuisines:
+        liked = fact("cuisine") or ("vegetarian" if fact("diet") else None)
+        cuisines = [liked] if liked else []
     cities = intent.slots.get("cities") or []
     area = cities[0] if cities else fact("city")
+    favorite = fact("favorite_restaurant")
+    description = text("restaurant.description", lang)
+    if favorite:  # the tool suggests it; accepting or rejecting the suggestion rewards the memory
+        description += text("restaurant.suggestion", lang).format(name=favorite)
     return {
         "name": "restaurant_picker",
         "title": text("restaurant.title", lang),
-        "description": text("restaurant.description", lang),
+        "description": description[:300],
         "entities": {
             "restaurant": {
                 "label": text("restaurant", lang),
@@ -225,14 +231,17 @@ def restaurant_picker(intent: Intent, fact: Fact) -> dict[str, Any]:
                 metrics={"choice": "pick(name)", "options": "count()"},
             ),
         ],
-        "defaults": {"cuisines": cuisines},
+        "defaults": {"cuisines": cuisines, **({"suggestion": favorite} if favorite else {})},
     }
 
 
 def countdown(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
-    date = intent.slots.get("date") or find_date(fact("important_date") or "")
+    date = intent.slots.get("date")
     event = intent.slots.get("event") or ""
+    if date is None and (not event or event == "birthday"):  # "count down to my birthday": the remembered date
+        date = fact("birthday")
+        event = event or ("birthday" if date else "")
     if date and len(date) == 5:  # a month and day: the next one, worked out on each call
         date_default: dict[str, Any] = {"default": f"$next:{date}"}
     elif date:

@@ -207,7 +207,7 @@ def water_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     goal = intent.slots.get("goal") or {}
     per_unit = {"ml": 1, "l": 1000, "glass": 250}.get(goal.get("unit", "ml"), 1)
-    goal_ml = number((goal.get("value") or 0) * per_unit, 2000.0)
+    goal_ml = number((goal.get("value") or 0) * per_unit or fact("water_goal"), 2000.0)
     return {
         "name": "water_tracker",
         "title": text("water.title", lang),

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen import auth
-from toolgen.errors import AuthError, ConfigError, ConflictError
+from toolgen.errors import AuthError, ConfigError, ConflictError, ToolgenError
 from toolgen.program import (
     AggregateOp,
     ComputeOp,
@@ -35,7 +35,7 @@ from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, RouteNotFound
 from toolgen.runtime.fetch import run_fetch
 from toolgen.runtime.rows import RowStore
 from toolgen.runtime.values import check_object
-from toolgen.table import DynamoTable, ItemTable
+from toolgen.table import DynamoTable, ItemTable, usage_pk
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
@@ -123,8 +123,18 @@ class ToolApp:
                 unknown = sorted(set(query) - accepted_query(op))
                 if unknown:
                     raise Invalid("unknown query parameters", details={name: "unknown parameter" for name in unknown})
-                return self.run(op, user, match.groupdict().get("id"), query, _body(event, method))
+                result = self.run(op, user, match.groupdict().get("id"), query, _body(event, method))
+                if "x-toolgen-probe" not in (event.get("headers") or {}):  # the platform's probe is not a use
+                    self._count_use(user)
+                return result
         raise RouteNotFound(f"no route {method} {path}")
+
+    def _count_use(self, user: str) -> None:
+        """One successful call, for the reward of the memories that shaped this tool (never fails the call)."""
+        try:
+            self.table.add(usage_pk(user), self.tool_id, {"calls": 1})
+        except ToolgenError:
+            logger.warning("could not count a use of %s", self.tool_id, exc_info=True)
 
     def describe(self) -> dict[str, Any]:
         """What the tool offers: title, operations and defaults."""
