@@ -12,7 +12,7 @@ help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
 	@echo "make test    set up and run every test tier (unit, functional, e2e)"
 	@echo "make serve   run the platform on http://127.0.0.1:$(PORT) until Ctrl-C"
-	@echo "make lint    ruff and mypy;  make bench    time the pipeline stage by stage"
+	@echo "make lint    ruff and mypy;  make bench    time generation stage by stage, and memory recall and updates"
 	@echo "make build / deploy   sam build / sam deploy --guided (needs the SAM CLI and an AWS account)"
 
 # The virtual environment, rebuilt when the pinned requirements change.
@@ -54,6 +54,7 @@ format: setup
 
 bench: setup
 	$(BIN)/python bench/generate.py
+	$(BIN)/python bench/memory.py
 
 # The base layer as the embedded default publishes it (toolgen, templates, tool handler); `sam build` adds the
 # pinned third-party requirements of layers/base/requirements.txt.

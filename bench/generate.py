@@ -89,7 +89,9 @@ def main() -> int:
         f"({results['repeat_speedup_pct']}% faster)"
     )
     out = Path(__file__).with_name("results.json")
-    out.write_text(json.dumps(results, indent=2) + "\n")
+    merged = json.loads(out.read_text()) if out.exists() else {}
+    merged.update(results)
+    out.write_text(json.dumps(merged, indent=2) + "\n")
     print(f"wrote {out}")
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 from toolgen.errors import ConflictError, NotFoundError
@@ -55,12 +56,28 @@ class FakeTable:
             del self.items[k]
         return len(keys)
 
-    def add(self, pk: str, sk: str, adds: dict[str, int | float], sets: dict[str, Any] | None = None) -> dict[str, Any]:
+    def add(
+        self,
+        pk: str,
+        sk: str,
+        adds: dict[str, int | float],
+        sets: dict[str, Any] | None = None,
+        *,
+        must_exist: bool = False,
+    ) -> dict[str, Any]:
+        if must_exist and (pk, sk) not in self.items:
+            raise NotFoundError("missing")
         item = self.items.setdefault((pk, sk), {"pk": pk, "sk": sk})
         for k, v in adds.items():
             item[k] = item.get(k, 0) + v
         item.update(copy.deepcopy(sets or {}))
         return copy.deepcopy(item)
+
+    def put_many(self, items: list[dict[str, Any]], deletes: Sequence[tuple[str, str]] = ()) -> None:
+        for item in items:
+            self.put(item)
+        for pk, sk in deletes:
+            self.delete(pk, sk)
 
     def transact(self, steps: list[Put | Change]) -> None:
         for step in steps:  # check every condition before making any change, as DynamoDB does

@@ -10,6 +10,7 @@ The low-level client is used (thread-safe, unlike a resource); numbers cross as 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Protocol
@@ -68,8 +69,15 @@ class ItemTable(Protocol):
     def delete(self, pk: str, sk: str) -> bool: ...
     def delete_prefix(self, pk: str, sk_prefix: str = "") -> int: ...
     def transact(self, steps: list[Put | Change]) -> None: ...
+    def put_many(self, items: list[dict[str, Any]], deletes: Sequence[tuple[str, str]] = ()) -> None: ...
     def add(
-        self, pk: str, sk: str, adds: dict[str, int | float], sets: dict[str, Any] | None = None
+        self,
+        pk: str,
+        sk: str,
+        adds: dict[str, int | float],
+        sets: dict[str, Any] | None = None,
+        *,
+        must_exist: bool = False,
     ) -> dict[str, Any]: ...
 
 
@@ -191,8 +199,18 @@ class DynamoTable:
 
     def delete_prefix(self, pk: str, sk_prefix: str = "") -> int:
         keys = [{"pk": item["pk"], "sk": item["sk"]} for item in self.query(pk, sk_prefix)]
-        for start in range(0, len(keys), 25):
-            requests = [{"DeleteRequest": {"Key": self._encode(k)}} for k in keys[start : start + 25]]
+        self._batch([{"DeleteRequest": {"Key": self._encode(k)}} for k in keys])
+        return len(keys)
+
+    def put_many(self, items: list[dict[str, Any]], deletes: Sequence[tuple[str, str]] = ()) -> None:
+        """Write (and delete) independent items in as few round trips as DynamoDB allows (all land, or we raise)."""
+        writes = [{"PutRequest": {"Item": self._encode(item)}} for item in items]
+        writes += [{"DeleteRequest": {"Key": self._encode({"pk": pk, "sk": sk})}} for pk, sk in deletes]
+        self._batch(writes)
+
+    def _batch(self, writes: list[dict[str, Any]]) -> None:
+        for start in range(0, len(writes), 25):
+            requests = writes[start : start + 25]
             pending: dict[str, Any] = {self.name: requests}
             for attempt in range(8):
                 try:
@@ -206,7 +224,6 @@ class DynamoTable:
                 time.sleep(min(0.05 * 2**attempt, 2.0))
             else:
                 raise AWSError("dynamodb batch_write_item left items unprocessed after 8 attempts")
-        return len(keys)
 
     def _change(self, step: Change) -> dict[str, Any]:
         names: dict[str, str] = {}
@@ -230,11 +247,22 @@ class DynamoTable:
             update["ConditionExpression"] = "attribute_exists(pk)"
         return update
 
-    def add(self, pk: str, sk: str, adds: dict[str, int | float], sets: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Add to counters atomically (the item is made if missing); the item after the change."""
-        update = self._change(Change(pk, sk, sets or {}, adds))
+    def add(
+        self,
+        pk: str,
+        sk: str,
+        adds: dict[str, int | float],
+        sets: dict[str, Any] | None = None,
+        *,
+        must_exist: bool = False,
+    ) -> dict[str, Any]:
+        """Add to counters atomically (the item is made if missing, unless ``must_exist``: then NotFoundError)."""
+        update = self._change(Change(pk, sk, sets or {}, adds, must_exist))
         update.pop("TableName")
-        return self._decode(self._call("update_item", **update, ReturnValues="ALL_NEW")["Attributes"])
+        try:
+            return self._decode(self._call("update_item", **update, ReturnValues="ALL_NEW")["Attributes"])
+        except ClientError as e:  # only the condition reaches here: _call translates every other error
+            raise NotFoundError(f"item {sk} does not exist") from e
 
     def transact(self, steps: list[Put | Change]) -> None:
         """All of ``steps`` or none of them; ConflictError when a condition fails."""

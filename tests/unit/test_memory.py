@@ -240,10 +240,31 @@ def test_search_delete_and_forgetting_a_person(store):
     with pytest.raises(Exception, match="no memory"):
         store.history("u", jazz.memory_id)
     assert store.forget_user("u") > 0
-    assert store.list("u") == [] and store.version("u") == 0 and len(store.list("v")) == 1
+    assert store.list("u") == [] and store.version("u") == "" and len(store.list("v")) == 1
 
 
 def test_unknown_reward_counters_are_refused(store):
     m = store.learn("u", "I live in Shanghai")
     with pytest.raises(Exception, match="unknown reward"):
         store.credit("u", [m.memory_id], {"karma": 1}, reason="x")
+
+
+def test_pruning_loses_nothing_against_scoring_every_memory():
+    # given many memories (so common words stop making candidates) and requests of every kind
+    from toolgen.memory.index import MemoryIndex
+
+    rng = random.Random(3)
+    common, rare = ["tea", "coffee", "walk"], [f"word{i}" for i in range(400)]
+    memories = []
+    for i in range(600):
+        words = rng.sample(common, rng.randint(0, 2)) + rng.sample(
+            rare, rng.randint(0, 3)
+        )  # some memories are common words only
+        text = " ".join(words) or "tea"
+        memories.append(memory(text, f"m{i:03d}", uses=rng.choice([0, 3, 30]), last_used_at=NOW))
+    index = MemoryIndex(memories, CONFIG)
+    intent = classify("a to-do list")
+    for _ in range(200):
+        words = rng.sample(common, rng.randint(0, 3)) + rng.sample(rare, rng.randint(0, 2))
+        exhaustive = {p: r for p, r in index.relevance(words, intent, 0.0).items() if r >= 0.6}
+        assert index.relevance(words, intent, 0.6) == pytest.approx(exhaustive)

@@ -1,9 +1,14 @@
-"""The recall index: a person's memories, arranged so a request scores only those that could bear on it.
+"""The recall index: a person's memories as arrays, so a request is scored against all of them in a few vector steps.
 
-Built once per person and memory version (a warm worker keeps it): an inverted index from each stored word to
-the memories that hold it, and an index from each structured key to its memories. A request then scores the
-memories sharing a word with it or holding a key its archetype reads, not all of them, so ranking 100,000
-memories costs what ranking the few hundred candidates costs.
+Built once per person and memory version (a warm worker keeps it):
+- relevance is IDF-weighted word overlap, the share of a memory's word weight that the request also has (each
+  word weighted log(1 + N / df) over the person's memories, so a shared rare word counts for more than a
+  shared common one). Each word's posting list is an array of positions; a request adds its words' weights
+  into one accumulator, so the cost is the length of those posting lists, computed in NumPy;
+- structured facts the archetype reads have relevance 1, found through a key index;
+- weights (reward x decay + verification) are computed only for memories above the relevance floor that the
+  threshold implies: with score = a * relevance + (1 - a) * w and w <= 1, a memory needs
+  relevance >= (threshold - (1 - a)) / a.
 
 Ties (equal scores, to 3 decimals) are ordered by a draw from each memory's reward posterior,
 Beta(1 + rewarded events, 1 + rejections) (Thompson sampling), so a new memory gets its chance against an old one
@@ -12,11 +17,13 @@ of the same score; the draw is deterministic under a seed.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import defaultdict
-from dataclasses import dataclass
 
-from toolgen.memory.scoring import MemoryConfig, score, weight
+import numpy as np
+
+from toolgen.memory.scoring import DAY, MemoryConfig, reward
 from toolgen.models import Intent, Memory, RecalledMemory, ScoreParts
 
 # Which structured facts each archetype reads; the theme shapes every page.
@@ -29,49 +36,61 @@ ARCHETYPE_KEYS: dict[str, frozenset[str]] = {
     "currency_converter": frozenset({"currency"}),
     "restaurant_picker": frozenset({"favorite_restaurant", "cuisine", "city", "diet"}),
     "bmi_calculator": frozenset({"distance_unit"}),
-    "countdown": frozenset({"important_date"}),
+    "countdown": frozenset({"birthday"}),
     "water_tracker": frozenset({"water_goal"}),
 }
 UNIVERSAL_KEYS = frozenset({"theme"})
 
 
-@dataclass
-class _Entry:
-    memory: Memory
-    size: int
-
-
 class MemoryIndex:
     """One person's active, not-invalid memories, indexed for recall."""
 
-    def __init__(self, memories: list[Memory]) -> None:
-        self.entries: list[_Entry] = []
-        self.by_word: dict[str, list[int]] = defaultdict(list)
-        self.by_key: dict[str, list[int]] = defaultdict(list)
-        for memory in memories:
-            if memory.status != "active" or memory.verification == "invalid":
-                continue
-            position = len(self.entries)
-            self.entries.append(_Entry(memory, len(memory.tokens)))
+    def __init__(self, memories: list[Memory], config: MemoryConfig | None = None) -> None:
+        config = config or MemoryConfig()
+        self.memories = [m for m in memories if m.status == "active" and m.verification != "invalid"]
+        postings: dict[str, list[int]] = defaultdict(list)
+        by_key: dict[str, list[int]] = defaultdict(list)
+        for position, memory in enumerate(self.memories):
             for word in memory.tokens:
-                self.by_word[word].append(position)
+                postings[word].append(position)
             if memory.key:
-                self.by_key[memory.key].append(position)
+                by_key[memory.key].append(position)
+        count = len(self.memories)
+        self.postings = {w: np.fromiter(ids, dtype=np.int32, count=len(ids)) for w, ids in postings.items()}
+        self.idf = {w: math.log(1 + count / len(ids)) for w, ids in postings.items()}
+        self.by_key = {k: np.array(ids, dtype=np.int32) for k, ids in by_key.items()}
+        self.total = np.zeros(count, dtype=np.float64)
+        for word, ids in self.postings.items():
+            self.total[ids] += self.idf[word]
+        # the parts of each weight that do not depend on the time of the request
+        self.rewards = np.array([reward(m, config) for m in self.memories], dtype=np.float64)
+        self.reference = np.array([m.last_used_at or m.created_at for m in self.memories], dtype=np.float64)
+        self.verified_at = np.array(
+            [m.verified_at if m.verification == "verified" and m.verified_at else np.nan for m in self.memories],
+            dtype=np.float64,
+        )
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self.memories)
 
-    def relevance(self, words: list[str], intent: Intent) -> dict[int, float]:
-        """Candidate positions and their relevance: 1.0 for a fact the archetype reads, else shared words."""
-        shared: dict[int, int] = defaultdict(int)
+    def _relevance(self, words: list[str], intent: Intent) -> np.ndarray:
+        shared = np.zeros(len(self.memories), dtype=np.float64)
         for word in set(words):
-            for position in self.by_word.get(word, ()):
-                shared[position] += 1
-        result = {p: n / self.entries[p].size for p, n in shared.items() if self.entries[p].size}
+            ids = self.postings.get(word)
+            if ids is not None:
+                shared[ids] += self.idf[word]
+        relevance = np.divide(shared, self.total, out=np.zeros_like(shared), where=self.total > 0)
         for key in UNIVERSAL_KEYS | ARCHETYPE_KEYS.get(intent.archetype or "", frozenset()):
-            for position in self.by_key.get(key, ()):
-                result[position] = 1.0
-        return result
+            ids = self.by_key.get(key)
+            if ids is not None:
+                relevance[ids] = 1.0
+        return relevance
+
+    def relevance(self, words: list[str], intent: Intent, floor: float = 0.0) -> dict[int, float]:
+        """Positions of memories at or above ``floor`` (and above 0), with their relevance."""
+        relevance = self._relevance(words, intent)
+        positions = np.nonzero((relevance > 0) & (relevance >= floor))[0]
+        return {int(p): float(relevance[p]) for p in positions}
 
     def rank(
         self,
@@ -84,33 +103,48 @@ class MemoryIndex:
         everything: bool = False,
     ) -> list[RecalledMemory]:
         """The memories a request should use, best first (``everything``: every candidate, for inspection)."""
+        if not self.memories:
+            return []
         rng = rng or random.Random()  # noqa: S311 - a sampling order, not a secret
-        scored = []
-        for position, relevance in self.relevance(words, intent).items():
-            memory = self.entries[position].memory
-            w = weight(memory, config, now)
-            total = score(relevance, w, config)
-            if total >= config.threshold or everything:
-                scored.append(
-                    (
-                        round(total, 3),
-                        memory,
-                        ScoreParts(
-                            relevance=round(relevance, 4),
-                            reward=round(w.reward, 4),
-                            decay=round(w.decay, 4),
-                            verification=round(w.verification, 4),
-                        ),
-                    )
-                )
-        for _, memory, parts in scored:
+        alpha = config.relevance_weight
+        floor = max((config.threshold - (1 - alpha)) / alpha, 0.0) if not everything else 0.0
+        relevance = self._relevance(words, intent)
+        positions = np.nonzero((relevance > 0) & (relevance >= floor))[0]
+        if positions.size == 0:
+            return []
+        rel = relevance[positions]
+        decay = np.exp(-math.log(2) / (config.half_life_days * DAY) * np.maximum(now - self.reference[positions], 0))
+        since = np.maximum(now - self.verified_at[positions], 0)
+        verification = np.where(
+            np.isnan(since),
+            0.0,
+            config.verified_bonus
+            * np.exp(-math.log(2) / (config.verified_half_life_days * DAY) * np.nan_to_num(since)),
+        )
+        weight = self.rewards[positions] * decay + verification
+        score = np.round(alpha * rel + (1 - alpha) * np.minimum(weight, 1.0), 3)
+        keep = np.nonzero(score >= config.threshold)[0] if not everything else np.arange(positions.size)
+        if keep.size > config.top_k and not everything:  # only memories that can make the top k need a draw
+            cut = np.partition(score[keep], keep.size - config.top_k)[keep.size - config.top_k]
+            keep = keep[score[keep] >= cut]
+        ranked = []
+        for i in keep:
+            memory = self.memories[positions[i]]
             positive = memory.uses + memory.turns + memory.interventions_succeeded
             negative = memory.interventions_tried - memory.interventions_succeeded
-            parts.sample = round(rng.betavariate(1 + positive, 1 + negative), 4)
-        scored.sort(key=lambda s: (-s[0], -(s[2].sample or 0), s[1].memory_id))
+            sample = rng.betavariate(1 + positive, 1 + negative)
+            parts = ScoreParts(
+                relevance=round(float(rel[i]), 4),
+                reward=round(float(self.rewards[positions[i]]), 4),
+                decay=round(float(decay[i]), 4),
+                verification=round(float(verification[i]), 4),
+                sample=round(sample, 4),
+            )
+            ranked.append((float(score[i]), sample, memory, parts))
+        ranked.sort(key=lambda r: (-r[0], -r[1], r[2].memory_id))
         if not everything:
-            scored = scored[: config.top_k]
+            ranked = ranked[: config.top_k]
         return [
             RecalledMemory(memory_id=m.memory_id, text=m.text, key=m.key, value=m.value, score=total, parts=parts)
-            for total, m, parts in scored
+            for total, _, m, parts in ranked
         ]

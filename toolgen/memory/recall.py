@@ -34,7 +34,7 @@ def recall(
 ) -> list[RecalledMemory]:
     """The memories a request should use, best first (builds an index: for one-off use and tests)."""
     config = config or MemoryConfig()
-    index = MemoryIndex(memories)
+    index = MemoryIndex(memories, config)
     return index.rank(tokens(prompt), intent, config, now if now is not None else time.time(), rng=rng)
 
 
@@ -46,7 +46,7 @@ class Recaller:
         self.config = config
         self.clock = clock
         self.rng = random.Random(seed)  # noqa: S311 - a sampling order, not a secret
-        self._cache: OrderedDict[str, tuple[int, MemoryIndex]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[str, MemoryIndex]] = OrderedDict()
         self._lock = threading.Lock()
 
     def index(self, user: str) -> MemoryIndex:
@@ -56,7 +56,7 @@ class Recaller:
             if cached and cached[0] == version:
                 self._cache.move_to_end(user)
                 return cached[1]
-        index = MemoryIndex(self.store.list(user))
+        index = MemoryIndex(self.store.list(user), self.config)
         with self._lock:
             self._cache[user] = (version, index)
             while len(self._cache) > CACHE_SIZE:

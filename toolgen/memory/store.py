@@ -1,11 +1,13 @@
 """Where memories live: the platform table, ``USER#u`` partition.
 
 Items: ``MEM#<id>`` the memory; ``MEMH#<id>#<seq>`` its history, one item per change; ``MEMKEY#<key>`` the active
-memory for a structured key; ``MEMTEXT#<fingerprint>`` the memory for a text; ``PROFILE`` the person's memory
-version, bumped by every change so a warm process knows when its recall index is stale.
+memory for a structured key (and ``MEMTEXT#<fingerprint>`` for a text), holding what learning needs to decide
+without reading the memory; ``PROFILE`` the person's memory version, a stamp renewed by every change so a warm
+process knows when its recall index is stale.
 
 Learning a fact never deletes or duplicates: the same fact again is *restated* on the existing memory; a new
 value for a key *supersedes* the old memory (kept, marked, in history) in the same transaction that adds the new.
+Every other write is one read at most and one batch of independent items.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import builtins
 import time
 from typing import Any, Protocol
 
-from toolgen.errors import ConflictError, InvalidInputError, NotFoundError
+from toolgen.errors import InvalidInputError, NotFoundError
 from toolgen.ids import MEMORY_ID_RE, sortable_id
 from toolgen.memory.extract import extract
 from toolgen.memory.text import fingerprint, tokens
@@ -33,11 +35,15 @@ class MemoryStore(Protocol):
     def edit(self, user: str, memory_id: str, text: str) -> Memory: ...
     def delete(self, user: str, memory_id: str) -> None: ...
     def history(self, user: str, memory_id: str) -> builtins.list[HistoryEntry]: ...
-    def version(self, user: str) -> int: ...
+    def version(self, user: str) -> str: ...
     def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None: ...
     def mark_used(self, user: str, memory_ids: builtins.list[str], tool_id: str) -> None: ...
     def verify(self, user: str, memory_id: str, valid: bool, source: str | None) -> Memory: ...
     def forget_user(self, user: str) -> int: ...
+
+
+def _pointer_sk(key: str | None, text: str) -> str:
+    return f"MEMKEY#{key}" if key else f"MEMTEXT#{fingerprint(text)}"
 
 
 def _fields(item: dict[str, Any]) -> dict[str, Any]:
@@ -81,48 +87,46 @@ class DynamoMemoryStore:
             HistoryEntry.model_validate({k: v for k, v in i.items() if k in ("at", "event", "details")}) for i in items
         ]
 
-    def version(self, user: str) -> int:
+    def version(self, user: str) -> str:
+        """A stamp that changes with every change to the person's memories ("" before the first)."""
         item = self.table.get(user_pk(user), PROFILE)
-        return int(item.get("memory_version", 0)) if item else 0
+        return str(item.get("memory_version", "")) if item else ""
 
-    # --- writing ----------------------------------------------------------------------------------------------
+    # --- items ------------------------------------------------------------------------------------------------
 
-    def _history(self, user: str, memory_id: str, event: str, now: float, **details: Any) -> Put:
-        item = {
+    def _history(self, user: str, memory_id: str, event: str, now: float, **details: Any) -> dict[str, Any]:
+        return {
             "pk": user_pk(user),
             "sk": f"MEMH#{memory_id}#{sortable_id('h')}",
             "at": now,
             "event": event,
             "details": details,
         }
-        return Put(item)
 
-    def _bump(self, user: str) -> Change:
-        return Change(user_pk(user), PROFILE, adds={"memory_version": 1})
+    def _version(self, user: str) -> dict[str, Any]:
+        return {"pk": user_pk(user), "sk": PROFILE, "memory_version": sortable_id("v")}
 
-    def _put_memory(self, memory: Memory) -> Put:
-        return Put({"pk": user_pk(memory.user), "sk": f"MEM#{memory.memory_id}", **memory.model_dump()})
+    def _item(self, memory: Memory) -> dict[str, Any]:
+        return {"pk": user_pk(memory.user), "sk": f"MEM#{memory.memory_id}", **memory.model_dump()}
 
-    def _pointer(self, user: str, sk: str, memory_id: str) -> Put:
-        return Put({"pk": user_pk(user), "sk": sk, "memory_id": memory_id})
+    def _pointer(self, memory: Memory) -> dict[str, Any]:
+        return {
+            "pk": user_pk(memory.user),
+            "sk": _pointer_sk(memory.key, memory.text),
+            "memory_id": memory.memory_id,
+            "value": memory.value,
+            "sources": memory.sources,
+        }
+
+    # --- writing ----------------------------------------------------------------------------------------------
 
     def learn(self, user: str, text: str, *, source: str = "api") -> Memory:
         """Remember ``text``: restated if known, superseding the old value of its key, or new."""
         now = self.clock()
         kind, key, value = extract(text)
-        pointer = f"MEMKEY#{key}" if key else f"MEMTEXT#{fingerprint(text)}"
-        existing = self.table.get(user_pk(user), pointer)
-        old = None
-        if existing is not None:
-            try:
-                old = self.get(user, existing["memory_id"])
-            except NotFoundError:
-                old = None
-        # a pointer left behind by an edit no longer describes its memory
-        if old is not None and (old.key != key or (not key and fingerprint(old.text) != fingerprint(text))):
-            old = None
-        if old is not None and old.status == "active" and (old.value == value if key else True):
-            return self._restate(old, source, now)
+        pointer = self.table.get(user_pk(user), _pointer_sk(key, text))
+        if pointer is not None and (pointer.get("value") == value if key else True):
+            return self._restate(user, pointer, source, now)
         memory = Memory(
             memory_id=sortable_id("m"),
             user=user,
@@ -135,78 +139,66 @@ class DynamoMemoryStore:
             updated_at=now,
             sources=[source],
         )
-        steps: list[Put | Change] = [
-            self._put_memory(memory),
-            self._pointer(user, pointer, memory.memory_id),
-            self._history(user, memory.memory_id, "created", now, text=text, key=key, value=value, source=source),
-            self._bump(user),
-        ]
-        if old is not None and old.status == "active":  # a new value for the same key
-            steps += [
+        created = self._history(user, memory.memory_id, "created", now, text=text, key=key, value=value, source=source)
+        if pointer is None:
+            self.table.put_many([self._item(memory), self._pointer(memory), created, self._version(user)])
+            return memory
+        old_id = pointer["memory_id"]  # a new value for the same key: the old one is superseded, atomically
+        self.table.transact(
+            [
+                Put(self._item(memory)),
+                Put(self._pointer(memory)),
+                Put(created),
+                Put(self._version(user)),
                 Change(
                     user_pk(user),
-                    f"MEM#{old.memory_id}",
+                    f"MEM#{old_id}",
                     must_exist=True,
                     sets={"status": "superseded", "superseded_by": memory.memory_id, "updated_at": now},
                 ),
-                self._history(user, old.memory_id, "superseded", now, by=memory.memory_id, value=value),
-            ]
-        self.table.transact(steps)
-        return memory
-
-    def _restate(self, memory: Memory, source: str, now: float) -> Memory:
-        if source in memory.sources:  # the same request seen twice (API, then worker): nothing new
-            return memory
-        sources = [*memory.sources, source]
-        self.table.transact(
-            [
-                Change(
-                    user_pk(memory.user),
-                    f"MEM#{memory.memory_id}",
-                    sets={"sources": sources, "updated_at": now},
-                    must_exist=True,
-                ),
-                self._history(memory.user, memory.memory_id, "restated", now, source=source),
-                self._bump(memory.user),
+                Put(self._history(user, old_id, "superseded", now, by=memory.memory_id, value=value)),
             ]
         )
-        return memory.model_copy(update={"sources": sources, "updated_at": now})
+        return memory
+
+    def _restate(self, user: str, pointer: dict[str, Any], source: str, now: float) -> Memory:
+        memory_id, sources = pointer["memory_id"], list(pointer.get("sources", []))
+        if source in sources:  # the same request seen twice (API, then worker): nothing new
+            return self.get(user, memory_id)
+        sources.append(source)
+        updated = self.table.update(user_pk(user), f"MEM#{memory_id}", {"sources": sources, "updated_at": now})
+        restated = self._history(user, memory_id, "restated", now, source=source)
+        self.table.put_many([{**pointer, "sources": sources}, restated, self._version(user)])
+        return Memory.model_validate(_fields(updated))
 
     def edit(self, user: str, memory_id: str, text: str) -> Memory:
         """New words for a memory; its fact is read again from them."""
         memory = self.get(user, memory_id)
         now = self.clock()
         kind, key, value = extract(text)
-        changes = {"text": text, "kind": kind, "key": key, "value": value, "tokens": tokens(text), "updated_at": now}
-        steps: list[Put | Change] = [
-            Change(
-                user_pk(user),
-                f"MEM#{memory_id}",
-                sets={k: v for k, v in changes.items() if v is not None},
-                must_exist=True,
-            ),
-            self._history(user, memory_id, "edited", now, before=memory.text, after=text, key=key, value=value),
-            self._bump(user),
-        ]
-        if key:
-            steps.append(self._pointer(user, f"MEMKEY#{key}", memory_id))
-        self.table.transact(steps)
-        updated = self.get(user, memory_id)
-        if not key and updated.key:  # the new words carry no fact: drop the old one
-            self.table.update(user_pk(user), f"MEM#{memory_id}", {"key": None, "value": None})
-            updated = updated.model_copy(update={"key": None, "value": None})
-        return updated
+        edited = memory.model_copy(
+            update={"text": text, "kind": kind, "key": key, "value": value, "tokens": tokens(text), "updated_at": now}
+        )
+        history = self._history(user, memory_id, "edited", now, before=memory.text, after=text, key=key, value=value)
+        items, stale = [self._item(edited), history, self._version(user)], []
+        if memory.status == "active":  # an active memory owns its pointer: move it with the fact
+            items.append(self._pointer(edited))
+            old = _pointer_sk(memory.key, memory.text)
+            if old != _pointer_sk(key, text):
+                stale.append((user_pk(user), old))
+        self.table.put_many(items, stale)
+        return edited
 
     def delete(self, user: str, memory_id: str) -> None:
         """Forget a memory and its history (the person asked: nothing of it is kept)."""
         memory = self.get(user, memory_id)
         self.table.delete(user_pk(user), f"MEM#{memory_id}")
         self.table.delete_prefix(user_pk(user), f"MEMH#{memory_id}#")
-        pointer = f"MEMKEY#{memory.key}" if memory.key else f"MEMTEXT#{fingerprint(memory.text)}"
+        pointer = _pointer_sk(memory.key, memory.text)
         item = self.table.get(user_pk(user), pointer)
         if item and item.get("memory_id") == memory_id:
             self.table.delete(user_pk(user), pointer)
-        self.table.add(user_pk(user), PROFILE, {"memory_version": 1})
+        self.table.put(self._version(user))
 
     def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None:
         """Add reward counters (uses, turns, interventions) to memories, each change in its history."""
@@ -214,23 +206,17 @@ class DynamoMemoryStore:
         if unknown:
             raise InvalidInputError(f"unknown reward counters {sorted(unknown)}")
         now = self.clock()
+        history = []
         for memory_id in memory_ids:
-            try:
-                self.table.transact(
-                    [
-                        Change(
-                            user_pk(user),
-                            f"MEM#{memory_id}",
-                            adds=dict(counters),
-                            sets={"last_used_at": now},
-                            must_exist=True,
-                        ),
-                        self._history(user, memory_id, "rewarded", now, reason=reason, **counters),
-                        self._bump(user),
-                    ]
+            try:  # atomic counters: concurrent credits add up
+                self.table.add(
+                    user_pk(user), f"MEM#{memory_id}", dict(counters), {"last_used_at": now}, must_exist=True
                 )
-            except ConflictError:  # deleted meanwhile: nothing to credit
+            except NotFoundError:  # deleted meanwhile: nothing to credit
                 continue
+            history.append(self._history(user, memory_id, "rewarded", now, reason=reason, **counters))
+        if history:
+            self.table.put_many([*history, self._version(user)])
 
     def mark_used(self, user: str, memory_ids: builtins.list[str], tool_id: str) -> None:
         """Record that these memories shaped ``tool_id`` (so its use and feedback are credited to them)."""
@@ -248,24 +234,18 @@ class DynamoMemoryStore:
         self.get(user, memory_id)
         now = self.clock()
         state = "verified" if valid else "invalid"
-        self.table.transact(
-            [
-                Change(
-                    user_pk(user),
-                    f"MEM#{memory_id}",
-                    must_exist=True,
-                    sets={
-                        "verification": state,
-                        "verified_at": now,
-                        "verification_source": source or "person",
-                        "updated_at": now,
-                    },
-                ),
-                self._history(user, memory_id, "verified" if valid else "invalidated", now, source=source or "person"),
-                self._bump(user),
-            ]
+        changes = {
+            "verification": state,
+            "verified_at": now,
+            "verification_source": source or "person",
+            "updated_at": now,
+        }
+        updated = self.table.update(user_pk(user), f"MEM#{memory_id}", changes)
+        event = "verified" if valid else "invalidated"
+        self.table.put_many(
+            [self._history(user, memory_id, event, now, source=source or "person"), self._version(user)]
         )
-        return self.get(user, memory_id)
+        return Memory.model_validate(_fields(updated))
 
     def forget_user(self, user: str) -> int:
         """Delete every memory item of the person (memories, history, pointers, profile); how many."""
