@@ -4,6 +4,9 @@ plus the store's query time and the update latency on the embedded default.
 - Ranking: toolgen's index (built once per person and memory version, as a warm worker keeps it) against
   rank-bm25's BM25Okapi (what a developer would reach for) over the same tokenised memories and prompts.
   Build times are reported on their own, like the store's query time.
+- Ranking by meaning too (MEMORY_EMBEDDING_MODEL): the same index with a 256-dimension embedding per memory
+  (MEMORY_EMBEDDING_DIMENSIONS=256), the request's embedding given; the embedding call itself is the provider's
+  network time and is not measured here.
 - Store: reading the person's memories from DynamoDB (moto's server) at 1k and 10k (and 100k with --full).
 - Update: POST /v1/memories (learn) and PATCH /v1/memories/{id} (edit) over HTTP on `toolgen serve`'s platform.
 Results are merged into bench/results.json.
@@ -20,6 +23,7 @@ import statistics
 import time
 from pathlib import Path
 
+import numpy as np
 from rank_bm25 import BM25Okapi
 
 from toolgen.intent import classify
@@ -136,6 +140,39 @@ def bench_ranking(count: int) -> dict[str, float]:
     }
 
 
+def bench_semantic(count: int, dimensions: int = 256) -> dict[str, float]:
+    """Recall with words and meaning: one matrix product over unit rows, plus everything bench_ranking times."""
+    memories, prompts = corpus(count)
+    config, now = MemoryConfig(), time.time()
+    rng = np.random.default_rng(7)
+    raw = rng.standard_normal((count, dimensions)).astype(np.float32)
+    vectors = {m.memory_id: raw[i] for i, m in enumerate(memories)}
+    started = time.perf_counter()
+    index = MemoryIndex(memories, config, vectors)
+    build_ms = (time.perf_counter() - started) * 1000
+    queries = []
+    for i in range(len(prompts)):  # half close to one memory's meaning, half anywhere
+        noise = rng.standard_normal(dimensions).astype(np.float32)
+        query = raw[rng.integers(count)] + 0.5 * noise if i % 2 == 0 else noise
+        queries.append(query / np.linalg.norm(query))
+    intents = {p: classify(p) for p in prompts}
+    prompt_tokens = {p: tokens(p) for p in prompts}
+    for p, q in list(zip(prompts, queries, strict=True))[:20]:
+        index.rank(prompt_tokens[p], intents[p], config, now, query=q)
+    times = []
+    for p, q in zip(prompts, queries, strict=True):
+        started = time.perf_counter()
+        index.rank(prompt_tokens[p], intents[p], config, now, query=q)
+        times.append((time.perf_counter() - started) * 1000)
+    assert index.matrix is not None
+    return {
+        "build_ms": round(build_ms, 1),
+        "p50_ms": round(statistics.median(times), 3),
+        "p95_ms": round(percentile(times, 0.95), 3),
+        "matrix_mb": round(index.matrix.nbytes / 2**20, 1),
+    }
+
+
 def bench_store(count: int) -> float:
     """Median time to read one person's memories from DynamoDB on moto's server (ms)."""
     from toolgen import aws
@@ -244,6 +281,13 @@ def main() -> int:
         results[f"recall_index_build_ms_{label}"] = r["index_build_ms"]
         results[f"recall_bm25_p95_ms_{label}"] = r["bm25_p95_ms"]
         results[f"recall_bm25_build_ms_{label}"] = r["bm25_build_ms"]
+    print("with embeddings, 256 dimensions:")
+    for count, label in ((1_000, "1k"), (10_000, "10k"), (100_000, "100k")):
+        r = bench_semantic(count)
+        print(f"{label:>9} {r['build_ms']:>9} {r['p50_ms']:>8} {r['p95_ms']:>8}   matrix {r['matrix_mb']} MB")
+        results[f"recall_semantic_p50_ms_{label}"] = r["p50_ms"]
+        results[f"recall_semantic_p95_ms_{label}"] = r["p95_ms"]
+        results[f"recall_semantic_build_ms_{label}"] = r["build_ms"]
     for count, label in [(1_000, "1k"), (10_000, "10k")] + ([(100_000, "100k")] if args.full else []):
         results[f"memory_store_query_ms_{label}"] = bench_store(count)
         print(f"store query, {label} memories: {results[f'memory_store_query_ms_{label}']} ms")

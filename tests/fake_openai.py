@@ -1,22 +1,35 @@
-"""A real HTTP server on loopback that speaks the OpenAI chat-completions protocol, with scripted answers.
+"""A real HTTP server on loopback that speaks the OpenAI chat-completions and embeddings protocols.
 
-Each request takes the next behaviour from the script: a JSON document to answer with, raw text (malformed
-JSON), an HTTP status (429), or a delay longer than the client waits. Requests are kept for assertions.
+Each chat request takes the next behaviour from its script: ``scripts[name]`` for a structured-output request
+whose schema is ``name`` (so the planner's and the fact reader's calls can be scripted apart), else ``script``:
+a JSON document to answer with, raw text (malformed JSON), an HTTP status (429), or a delay longer than the
+client waits. Embeddings are computed, deterministic: each word is a direction of its own, except that the words
+of one group in ``meanings`` share one, so a test can say which texts mean the same thing; ``scripts["embeddings"]``
+can make them fail. Requests are kept for assertions.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import numpy as np
+
+DIMENSIONS = 64
+
 
 class FakeOpenAI:
     def __init__(self) -> None:
         self.script: list[tuple[str, Any]] = []
+        self.scripts: dict[str, list[tuple[str, Any]]] = {}
+        self.meanings: list[set[str]] = []
         self.requests: list[dict[str, Any]] = []
         fake = self
 
@@ -29,7 +42,17 @@ class FakeOpenAI:
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
                 fake.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-                kind, value = fake.script.pop(0) if fake.script else ("status", 500)
+                route = "embeddings" if self.path.endswith("/embeddings") else fake.schema_name(body)
+                scripted = fake.scripts.get(route or "")
+                if scripted:
+                    kind, value = scripted.pop(0)
+                elif route == "embeddings":
+                    kind, value = "embeddings", None
+                else:
+                    kind, value = fake.script.pop(0) if fake.script else ("status", 500)
+                if kind == "embeddings":
+                    self._send(200, fake.embeddings(body))
+                    return
                 if kind == "status":
                     self._send(
                         value,
@@ -81,6 +104,34 @@ class FakeOpenAI:
         self.server.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @staticmethod
+    def schema_name(body: dict[str, Any]) -> str | None:
+        return ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+
+    def vector(self, text: str) -> np.ndarray:
+        vector = np.zeros(DIMENSIONS, dtype=np.float32)
+        for word in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", text.lower()):
+            group = next((i for i, words in enumerate(self.meanings) if word in words), None)
+            if group is not None:  # a shared meaning outweighs the incidental words around it
+                vector[group] += 4.0
+            else:
+                vector[16 + int(hashlib.sha256(word.encode()).hexdigest(), 16) % (DIMENSIONS - 16)] += 1.0
+        return vector
+
+    def embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        data = []
+        for i, text in enumerate(texts):
+            vector = self.vector(text)
+            encoded: Any = (
+                base64.b64encode(vector.astype("<f4").tobytes()).decode()
+                if body.get("encoding_format") == "base64"
+                else vector.tolist()
+            )
+            data.append({"object": "embedding", "index": i, "embedding": encoded})
+        usage = {"prompt_tokens": 10 * len(texts), "total_tokens": 10 * len(texts)}
+        return {"object": "list", "data": data, "model": body.get("model"), "usage": usage}
 
     def stop(self) -> None:
         self.server.shutdown()

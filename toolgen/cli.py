@@ -206,8 +206,9 @@ def cmd_recall(args: argparse.Namespace) -> int:
     print(f"archetype: {found['archetype']}   threshold: {found['threshold']}")
     for m in found["memories"]:
         p = m["parts"]
+        meaning = f" (by meaning {p['semantic']})" if p.get("semantic") is not None else ""
         print(
-            f"{m['score']:.3f}  relevance={p['relevance']} reward={p['reward']} decay={p['decay']} "
+            f"{m['score']:.3f}  relevance={p['relevance']}{meaning} reward={p['reward']} decay={p['decay']} "
             f"verification={p['verification']}  {m['memory_id']}  {m['text']}"
         )
     if not found["memories"]:

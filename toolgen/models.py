@@ -72,6 +72,7 @@ class Job(BaseModel):
     question: str | None = None
     planner: dict[str, Any] | None = None
     reused: bool = False
+    learned: list[str] | None = Field(default=None, description="memories learnt from the prompt; None: not read yet")
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -121,6 +122,9 @@ class ScoreParts(BaseModel):
     decay: float
     verification: float
     sample: float | None = Field(default=None, description="the Thompson draw that ordered memories tied on score")
+    semantic: float | None = Field(
+        default=None, description="relevance by meaning (embeddings), when configured; relevance is the larger reading"
+    )
 
 
 class RecalledMemory(BaseModel):
@@ -190,6 +194,7 @@ class JobView(BaseModel):
     question: str | None = None
     planner: PlannerView | None = None
     reused: bool = Field(default=False, description="an earlier tool of this person answered the same plan")
+    learned: list[str] = Field(default_factory=list, description="the memories this request taught (their ids)")
 
 
 class ToolSummary(BaseModel):

@@ -25,7 +25,6 @@ from toolgen.intent import classify
 from toolgen.intent.classify import clarifying_question
 from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, rewards
-from toolgen.memory.extract import mine
 from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolRecord
 from toolgen.planner import PlanInfo
 from toolgen.plans import CachedPlan, plan_key
@@ -75,13 +74,15 @@ class Understanding:
     live: ToolRecord | None = None
     classify_ms: float = 0.0
     recall_ms: float = 0.0
+    learned: list[str] | None = None
 
 
-def understand(services: Services, user: str, prompt: str, source: str) -> Understanding:
+def understand(services: Services, user: str, prompt: str, source: str, *, learn: bool = True) -> Understanding:
     """Classify, learn, recall, and look the plan up; cheap enough for the API to do before it queues anything.
 
     Facts the request states ("I live in Shanghai, ...") are learnt first, so they shape this very tool, and
-    tool use not yet credited is folded into the memories' rewards before they are scored.
+    tool use not yet credited is folded into the memories' rewards before they are scored. ``learn=False`` when
+    the request was read already (the API did, before it queued the job: a model is asked once, not twice).
     """
     started = time.perf_counter()
     intent = classify(prompt)
@@ -89,8 +90,11 @@ def understand(services: Services, user: str, prompt: str, source: str) -> Under
     if intent.archetype is None:
         return understood
     started = time.perf_counter()
-    for statement in mine(prompt):
-        services.memories.learn(user, statement, source=source)
+    if learn:
+        understood.learned = [
+            services.memories.learn(user, statement, source=source, fact=fact).memory_id
+            for statement, fact in services.memories.reader.mine(prompt)
+        ]
     rewards.fold(services.table, services.memories, user)
     understood.recalled = services.recaller.recall(user, prompt, intent)
     understood.context = memory_block(understood.recalled, services.recaller.config.block_tokens)
@@ -150,7 +154,9 @@ def process(message: JobMessage, services: Services) -> Job:
 
 def _run(job: Job, services: Services, made: _Made) -> None:
     s, jobs = services.settings, services.jobs
-    understood = understand(services, job.user, job.prompt, job.job_id)
+    understood = understand(services, job.user, job.prompt, job.job_id, learn=job.learned is None)
+    if job.learned is None:
+        job.learned = understood.learned
     record_understanding(job, understood)
     if job.reused and understood.live is not None:
         credit_follow_up(services, job.user, understood.live)

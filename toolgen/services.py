@@ -16,6 +16,7 @@ from toolgen.deploy import Deployer
 from toolgen.deploy.invoke import Invoker, LambdaInvoker
 from toolgen.jobs import JobStore
 from toolgen.memory import DynamoMemoryStore, MemoryConfig, MemoryStore, Recaller
+from toolgen.memory.llm import embedder_from_environment, reader_from_environment
 from toolgen.memory.verify import HttpVerifier, Verifier
 from toolgen.planner import Planner
 from toolgen.planner.llm import planner_from_environment
@@ -44,7 +45,8 @@ class Services:
     @classmethod
     def from_settings(cls, settings: Settings, *, invoker: Invoker | None = None) -> Services:
         table = DynamoTable(settings.table_name)
-        memories = DynamoMemoryStore(table)
+        embedder = embedder_from_environment()
+        memories = DynamoMemoryStore(table, reader=reader_from_environment(), embedder=embedder)
         verifier_url = os.environ.get("MEMORY_VERIFIER_URL")
         return cls(
             settings=settings,
@@ -57,7 +59,7 @@ class Services:
             invoker=invoker or LambdaInvoker(),
             planner=planner_from_environment(),
             plans=PlanStore(table),
-            recaller=Recaller(memories, MemoryConfig.from_env(), seed=_seed()),
+            recaller=Recaller(memories, MemoryConfig.from_env(), seed=_seed(), embedder=embedder),
             verifier=HttpVerifier(verifier_url) if verifier_url else None,
         )
 

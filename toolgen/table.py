@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Protocol
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
 from toolgen import aws
@@ -96,7 +96,9 @@ def to_dynamo(value: Any) -> Any:
 
 
 def from_dynamo(value: Any) -> Any:
-    """TypeDeserializer output back to plain JSON values (Decimals become int or float)."""
+    """TypeDeserializer output back to plain values (Decimals become int or float, binary becomes bytes)."""
+    if isinstance(value, Binary):
+        return bytes(value.value)
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, dict):

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from tests.e2e.conftest import generate, http, running_server
+from tests.fake_openai import FakeOpenAI
 
 
 def remember(server, user: str, text: str) -> dict:
@@ -177,3 +178,45 @@ def test_reward_decays_with_time_since_last_use(fast_decay):
     later = recalled(fast_decay, "zed", "a to-do list")[theme["memory_id"]]["parts"]
     assert fresh["reward"] == later["reward"] > 0.6  # the reward itself stays...
     assert fresh["decay"] > 0.5 > 0.3 > later["decay"]  # ...its weight fades
+
+
+@pytest.fixture(scope="module")
+def with_model(tmp_path_factory):
+    """A platform with a model configured (a loopback OpenAI-compatible server): facts and meaning by the model."""
+    fake = FakeOpenAI()
+    env = {
+        "OPENAI_API_KEY": "e2e-key",
+        "OPENAI_BASE_URL": fake.base_url,
+        "TOOLGEN_LLM_TIMEOUT": "5",
+        "MEMORY_EMBEDDING_MODEL": "e2e-embed",
+    }
+    try:
+        with running_server(tmp_path_factory.mktemp("model-home"), env) as started:
+            yield started, fake
+    finally:
+        fake.stop()
+
+
+def test_with_a_model_a_request_teaches_a_fact_the_rules_miss_and_recall_reads_meaning(with_model):
+    server, fake = with_model
+    token = server.token("mia")
+    fake.meanings = [{"vegetarian", "meat", "meatless"}]
+    fake.scripts["MemoryFacts"] = [
+        ("json", {"facts": [{"statement": "I gave up meat", "kind": "fact", "key": "diet", "value": "vegetarian"}]}),
+        ("json", {"facts": []}),
+    ]
+    fake.scripts["ToolProgram"] = [("status", 503), ("status", 503)]  # planning falls back to the offline plan
+    job = generate(server, "I gave up meat last year, help me pick a restaurant", user="mia")
+    assert job["status"] == "succeeded" and len(job["learned"]) == 1
+    diet = http("GET", f"{server.url}/v1/memories", token=token).body["memories"][0]
+    assert (diet["memory_id"], diet["key"], diet["value"]) == (job["learned"][0], "diet", "vegetarian")
+    assert "vector" not in diet
+    record = http("GET", f"{server.url}/v1/tools/{job['tool_id']}", token=token).body
+    assert diet["memory_id"] in [m["memory_id"] for m in record["memories"]]  # the fact shaped the picker
+    reads = [r for r in fake.requests if FakeOpenAI.schema_name(r["body"]) == "MemoryFacts"]
+    assert len(reads) == 1 and reads[0]["auth"] == "Bearer e2e-key"  # read by the API once, not again by the worker
+
+    option = remember(server, "mia", "I never skip a vegetarian option")
+    by_meaning = recalled(server, "mia", "help me pick a meatless restaurant")  # no word in common with it
+    assert by_meaning[option["memory_id"]]["parts"]["semantic"] == by_meaning[option["memory_id"]]["parts"]["relevance"]
+    assert by_meaning[option["memory_id"]]["parts"]["semantic"] > 0.6

@@ -141,6 +141,7 @@ def create_tool(body: NewToolRequest) -> Response[Accepted]:
     # Understanding a request is cheap: a request that is unclear, or that repeats one whose tool still exists,
     # is answered here and now; only real work goes through the queue.
     understood = understand(svc, job.user, job.prompt, job.job_id)
+    job.learned = understood.learned
     record_understanding(job, understood)
     if job.reused and understood.live is not None:
         credit_follow_up(svc, job.user, understood.live)
@@ -173,6 +174,7 @@ def get_job(job_id: str) -> JobView:
         question=job.question,
         planner=PlannerView(**job.planner) if job.planner else None,
         reused=job.reused,
+        learned=job.learned or [],
     )
 
 

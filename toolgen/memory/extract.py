@@ -2,13 +2,14 @@
 
 Small English and Chinese rules over first-person statements; a memory without a recognised fact is still kept
 and recalled by its words. `mine` finds the statements in a tool request that are worth remembering, so
-"I live in Shanghai, rank the hottest cities" teaches the home city while it asks for the tool.
+"I live in Shanghai, rank the hottest cities" teaches the home city while it asks for the tool. With a model
+configured, toolgen/memory/llm.py reads what these rules miss.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, Protocol
 
 from toolgen.intent.slots import (
     find_amount,
@@ -113,8 +114,39 @@ def extract(text: str) -> Fact:
     return NONE
 
 
+FIRST_PERSON = re.compile(r"\b(i|i'm|i've|my|me)\b|我", re.IGNORECASE)
+
+
+def statements(request: str) -> list[str]:
+    """A request cut into its clauses."""
+    clauses = re.split(r"[,;.!?，；。！？\n]+|\s+(?:and|but)\s+(?=(?:i|i'm|i've|my)\b)", request, flags=re.IGNORECASE)
+    return [p.strip() for p in clauses if p and p.strip()]
+
+
 def mine(request: str) -> list[str]:
     """The parts of a request worth remembering: first-person statements that carry a recognised fact."""
-    parts = [p.strip() for p in re.split(r"[,;.!?，；。！？\n]+", request) if p.strip()]
-    first_person = re.compile(r"\b(i|i'm|i've|my|me)\b|我", re.IGNORECASE)
-    return [p for p in parts if first_person.search(p) and extract(p)[1] is not None]
+    return [p for p in statements(request) if FIRST_PERSON.search(p) and extract(p)[1] is not None]
+
+
+class Reader(Protocol):
+    """What the store learns facts with: the rules below, or a model with the rules beside it (memory/llm.py)."""
+
+    def read(self, text: str) -> Fact:
+        """(kind, key, value) of a memory's text."""
+        ...
+
+    def mine(self, request: str) -> list[tuple[str, Fact]]:
+        """The statements of a request worth remembering, each with its fact."""
+        ...
+
+
+class RuleReader:
+    """The offline reader: English and Chinese rules, no model."""
+
+    name = "rules"
+
+    def read(self, text: str) -> Fact:
+        return extract(text)
+
+    def mine(self, request: str) -> list[tuple[str, Fact]]:
+        return [(statement, extract(statement)) for statement in mine(request)]

@@ -6,6 +6,9 @@ Built once per person and memory version (a warm worker keeps it):
   shared common one). Each word's posting list is an array of positions; a request adds its words' weights
   into one accumulator, so the cost is the length of those posting lists, computed in NumPy;
 - structured facts the archetype reads have relevance 1, found through a key index;
+- with embeddings configured, relevance by meaning too: the cosine of the request's embedding with every
+  memory's (one matrix product over unit rows), rescaled so that ``semantic_floor`` counts 0 and
+  ``semantic_full`` counts 1; a memory's relevance is the larger of the two readings;
 - weights (reward x decay + verification) are computed only for memories above the relevance floor that the
   threshold implies: with score = a * relevance + (1 - a) * w and w <= 1, a memory needs
   relevance >= (threshold - (1 - a)) / a.
@@ -45,8 +48,14 @@ UNIVERSAL_KEYS = frozenset({"theme"})
 class MemoryIndex:
     """One person's active, not-invalid memories, indexed for recall."""
 
-    def __init__(self, memories: list[Memory], config: MemoryConfig | None = None) -> None:
+    def __init__(
+        self,
+        memories: list[Memory],
+        config: MemoryConfig | None = None,
+        vectors: dict[str, np.ndarray] | None = None,
+    ) -> None:
         config = config or MemoryConfig()
+        self.config = config
         self.memories = [m for m in memories if m.status == "active" and m.verification != "invalid"]
         postings: dict[str, list[int]] = defaultdict(list)
         by_key: dict[str, list[int]] = defaultdict(list)
@@ -69,26 +78,43 @@ class MemoryIndex:
             [m.verified_at if m.verification == "verified" and m.verified_at else np.nan for m in self.memories],
             dtype=np.float64,
         )
+        self.matrix = _matrix(self.memories, vectors or {})
+
+    @property
+    def embedded(self) -> int:
+        """How many memories have an embedding (rows of the matrix that are not zero)."""
+        return 0 if self.matrix is None else int(np.count_nonzero(np.any(self.matrix != 0, axis=1)))
 
     def __len__(self) -> int:
         return len(self.memories)
 
-    def _relevance(self, words: list[str], intent: Intent) -> np.ndarray:
+    def _semantic(self, query: np.ndarray | None) -> np.ndarray | None:
+        if query is None or self.matrix is None or query.shape != (self.matrix.shape[1],):
+            return None
+        cosine = self.matrix @ query.astype(np.float32)
+        low, full = self.config.semantic_floor, self.config.semantic_full
+        return np.clip((cosine.astype(np.float64) - low) / (full - low), 0.0, 1.0)
+
+    def _relevance(self, words: list[str], intent: Intent, semantic: np.ndarray | None = None) -> np.ndarray:
         shared = np.zeros(len(self.memories), dtype=np.float64)
         for word in set(words):
             ids = self.postings.get(word)
             if ids is not None:
                 shared[ids] += self.idf[word]
         relevance = np.divide(shared, self.total, out=np.zeros_like(shared), where=self.total > 0)
+        if semantic is not None:
+            relevance = np.maximum(relevance, semantic)
         for key in UNIVERSAL_KEYS | ARCHETYPE_KEYS.get(intent.archetype or "", frozenset()):
             ids = self.by_key.get(key)
             if ids is not None:
                 relevance[ids] = 1.0
         return relevance
 
-    def relevance(self, words: list[str], intent: Intent, floor: float = 0.0) -> dict[int, float]:
+    def relevance(
+        self, words: list[str], intent: Intent, floor: float = 0.0, query: np.ndarray | None = None
+    ) -> dict[int, float]:
         """Positions of memories at or above ``floor`` (and above 0), with their relevance."""
-        relevance = self._relevance(words, intent)
+        relevance = self._relevance(words, intent, self._semantic(query))
         positions = np.nonzero((relevance > 0) & (relevance >= floor))[0]
         return {int(p): float(relevance[p]) for p in positions}
 
@@ -101,6 +127,7 @@ class MemoryIndex:
         *,
         rng: random.Random | None = None,
         everything: bool = False,
+        query: np.ndarray | None = None,
     ) -> list[RecalledMemory]:
         """The memories a request should use, best first (``everything``: every candidate, for inspection)."""
         if not self.memories:
@@ -108,7 +135,8 @@ class MemoryIndex:
         rng = rng or random.Random()  # noqa: S311 - a sampling order, not a secret
         alpha = config.relevance_weight
         floor = max((config.threshold - (1 - alpha)) / alpha, 0.0) if not everything else 0.0
-        relevance = self._relevance(words, intent)
+        semantic = self._semantic(query)
+        relevance = self._relevance(words, intent, semantic)
         positions = np.nonzero((relevance > 0) & (relevance >= floor))[0]
         if positions.size == 0:
             return []
@@ -139,6 +167,7 @@ class MemoryIndex:
                 decay=round(float(decay[i]), 4),
                 verification=round(float(verification[i]), 4),
                 sample=round(sample, 4),
+                semantic=None if semantic is None else round(float(semantic[positions[i]]), 4),
             )
             ranked.append((float(score[i]), sample, memory, parts))
         ranked.sort(key=lambda r: (-r[0], -r[1], r[2].memory_id))
@@ -148,3 +177,17 @@ class MemoryIndex:
             RecalledMemory(memory_id=m.memory_id, text=m.text, key=m.key, value=m.value, score=total, parts=parts)
             for total, _, m, parts in ranked
         ]
+
+
+def _matrix(memories: list[Memory], vectors: dict[str, np.ndarray]) -> np.ndarray | None:
+    """Unit embeddings, one row per memory (zeros where a memory has none); None when no memory has one."""
+    sizes = {v.shape for v in vectors.values() if v.ndim == 1}
+    if not vectors or len(sizes) != 1:  # none, or a mix of models: words only until they are made again
+        return None
+    matrix = np.zeros((len(memories), next(iter(sizes))[0]), dtype=np.float32)
+    present = [(row, vectors[m.memory_id]) for row, m in enumerate(memories) if m.memory_id in vectors]
+    if present:
+        matrix[[row for row, _ in present]] = np.stack([vector for _, vector in present])
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    np.divide(matrix, norms, out=matrix, where=norms > 0)
+    return matrix

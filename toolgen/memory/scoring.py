@@ -37,6 +37,8 @@ class MemoryConfig:
     threshold: float = 0.7  # MEMORY_THRESHOLD
     top_k: int = 8  # MEMORY_TOP_K
     block_tokens: int = 300  # MEMORY_BLOCK_TOKENS: the [MEMORY_CONTEXT] block's budget
+    semantic_floor: float = 0.2  # MEMORY_SEMANTIC_FLOOR: the embedding cosine that counts as no relevance
+    semantic_full: float = 0.5  # MEMORY_SEMANTIC_FULL: the cosine that counts as full relevance
 
     @classmethod
     def from_env(cls) -> MemoryConfig:
@@ -49,7 +51,10 @@ class MemoryConfig:
                     values[f.name] = int(raw) if f.type == "int" else float(raw)
                 except ValueError as e:
                     raise ConfigError(f"{name} must be a number, got {raw!r}") from e
-        return cls(**values)
+        config = cls(**values)
+        if not 0 <= config.semantic_floor < config.semantic_full <= 1:
+            raise ConfigError("MEMORY_SEMANTIC_FLOOR must be below MEMORY_SEMANTIC_FULL, both within 0..1")
+        return config
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 Items: ``MEM#<id>`` the memory; ``MEMH#<id>#<seq>`` its history, one item per change; ``MEMKEY#<key>`` the active
 memory for a structured key (and ``MEMTEXT#<fingerprint>`` for a text), holding what learning needs to decide
 without reading the memory; ``PROFILE`` the person's memory version, a stamp renewed by every change so a warm
-process knows when its recall index is stale.
+process knows when its recall index is stale. With embeddings configured a memory item also holds its text's
+embedding (``vector``, float16 bytes, and ``vector_model``), kept out of the Memory the API shows.
 
 Learning a fact never deletes or duplicates: the same fact again is *restated* on the existing memory; a new
 value for a key *supersedes* the old memory (kept, marked, in history) in the same transaction that adds the new.
@@ -13,22 +14,29 @@ Every other write is one read at most and one batch of independent items.
 from __future__ import annotations
 
 import builtins
+import logging
 import time
 from typing import Any, Protocol
 
+import numpy as np
+
 from toolgen.errors import InvalidInputError, NotFoundError
 from toolgen.ids import MEMORY_ID_RE, sortable_id
-from toolgen.memory.extract import extract
+from toolgen.memory.extract import Fact, Reader, RuleReader
+from toolgen.memory.llm import EmbeddingError, OpenAIEmbedder
 from toolgen.memory.text import fingerprint, tokens
 from toolgen.models import HistoryEntry, Memory
 from toolgen.table import Change, ItemTable, Put, user_pk
 
+logger = logging.getLogger(__name__)
 PROFILE = "PROFILE"
 COUNTERS = ("uses", "turns", "interventions_tried", "interventions_succeeded")
 
 
 class MemoryStore(Protocol):
-    def learn(self, user: str, text: str, *, source: str = "api") -> Memory: ...
+    reader: Reader  # how facts are read from text (rules, or a model beside them)
+
+    def learn(self, user: str, text: str, *, source: str = "api", fact: Fact | None = None) -> Memory: ...
     def get(self, user: str, memory_id: str) -> Memory: ...
     def list(self, user: str, *, include_superseded: bool = False) -> builtins.list[Memory]: ...
     def search(self, user: str, query: str) -> builtins.list[Memory]: ...
@@ -36,6 +44,8 @@ class MemoryStore(Protocol):
     def delete(self, user: str, memory_id: str) -> None: ...
     def history(self, user: str, memory_id: str) -> builtins.list[HistoryEntry]: ...
     def version(self, user: str) -> str: ...
+    def snapshot(self, user: str, model: str | None) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]: ...
+    def set_vectors(self, user: str, vectors: dict[str, np.ndarray], model: str) -> None: ...
     def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None: ...
     def mark_used(self, user: str, memory_ids: builtins.list[str], tool_id: str) -> None: ...
     def verify(self, user: str, memory_id: str, valid: bool, source: str | None) -> Memory: ...
@@ -47,15 +57,29 @@ def _pointer_sk(key: str | None, text: str) -> str:
 
 
 def _fields(item: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in item.items() if k not in ("pk", "sk")}
+    return {k: v for k, v in item.items() if k not in ("pk", "sk", "vector", "vector_model")}
+
+
+def _vector(vector: np.ndarray, model: str) -> dict[str, Any]:
+    """An embedding as item attributes: float16 bytes (half the size; cosine barely moves) and its model."""
+    return {"vector": np.asarray(vector, dtype="<f2").tobytes(), "vector_model": model}
 
 
 class DynamoMemoryStore:
     """MemoryStore on the platform table (or any ItemTable)."""
 
-    def __init__(self, table: ItemTable, clock: Any = time.time) -> None:
+    def __init__(
+        self,
+        table: ItemTable,
+        clock: Any = time.time,
+        *,
+        reader: Reader | None = None,
+        embedder: OpenAIEmbedder | None = None,
+    ) -> None:
         self.table = table
         self.clock = clock
+        self.reader: Reader = reader or RuleReader()
+        self.embedder = embedder
 
     # --- reading ----------------------------------------------------------------------------------------------
 
@@ -87,6 +111,36 @@ class DynamoMemoryStore:
             HistoryEntry.model_validate({k: v for k, v in i.items() if k in ("at", "event", "details")}) for i in items
         ]
 
+    def snapshot(self, user: str, model: str | None) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]:
+        """The person's active memories, and the embeddings of those embedded with ``model``, in one query."""
+        memories, vectors = [], {}
+        for item in self.table.query(user_pk(user), "MEM#"):
+            memory = Memory.model_validate(_fields(item))
+            if memory.status != "active":
+                continue
+            memories.append(memory)
+            if model and item.get("vector_model") == model and item.get("vector"):
+                vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
+        return memories, vectors
+
+    def set_vectors(self, user: str, vectors: dict[str, np.ndarray], model: str) -> None:
+        """Store embeddings made later (a memory learnt before embeddings were configured, or while they failed)."""
+        for memory_id, vector in vectors.items():
+            try:
+                self.table.add(user_pk(user), f"MEM#{memory_id}", {}, _vector(vector, model), must_exist=True)
+            except NotFoundError:  # deleted meanwhile
+                continue
+
+    def _embedding(self, text: str) -> dict[str, Any]:
+        """The item attributes holding ``text``'s embedding; none when embeddings are off or fail (made later)."""
+        if self.embedder is None:
+            return {}
+        try:
+            return _vector(self.embedder.embed([text])[0], self.embedder.name)
+        except EmbeddingError as e:
+            logger.warning("could not embed a memory now; recall will: %s", e)
+            return {}
+
     def version(self, user: str) -> str:
         """A stamp that changes with every change to the person's memories ("" before the first)."""
         item = self.table.get(user_pk(user), PROFILE)
@@ -107,7 +161,12 @@ class DynamoMemoryStore:
         return {"pk": user_pk(user), "sk": PROFILE, "memory_version": sortable_id("v")}
 
     def _item(self, memory: Memory) -> dict[str, Any]:
-        return {"pk": user_pk(memory.user), "sk": f"MEM#{memory.memory_id}", **memory.model_dump()}
+        return {
+            "pk": user_pk(memory.user),
+            "sk": f"MEM#{memory.memory_id}",
+            **memory.model_dump(),
+            **self._embedding(memory.text),
+        }
 
     def _pointer(self, memory: Memory) -> dict[str, Any]:
         return {
@@ -120,10 +179,12 @@ class DynamoMemoryStore:
 
     # --- writing ----------------------------------------------------------------------------------------------
 
-    def learn(self, user: str, text: str, *, source: str = "api") -> Memory:
-        """Remember ``text``: restated if known, superseding the old value of its key, or new."""
+    def learn(self, user: str, text: str, *, source: str = "api", fact: Fact | None = None) -> Memory:
+        """Remember ``text``: restated if known, superseding the old value of its key, or new.
+
+        ``fact`` is its (kind, key, value) when already read (a request's statements are read together)."""
         now = self.clock()
-        kind, key, value = extract(text)
+        kind, key, value = fact or self.reader.read(text)
         pointer = self.table.get(user_pk(user), _pointer_sk(key, text))
         if pointer is not None and (pointer.get("value") == value if key else True):
             return self._restate(user, pointer, source, now)
@@ -175,7 +236,7 @@ class DynamoMemoryStore:
         """New words for a memory; its fact is read again from them."""
         memory = self.get(user, memory_id)
         now = self.clock()
-        kind, key, value = extract(text)
+        kind, key, value = self.reader.read(text)
         edited = memory.model_copy(
             update={"text": text, "kind": kind, "key": key, "value": value, "tokens": tokens(text), "updated_at": now}
         )

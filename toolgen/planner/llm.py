@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolgen import llm_client
 from toolgen.models import Intent, RecalledMemory
 from toolgen.planner import Plan, PlanInfo, Planner
 from toolgen.planner.offline import OfflinePlanner
@@ -48,30 +49,6 @@ A valid draft to improve on for this request (you may keep it as it is):
 {draft}
 
 {memory}"""
-
-
-def _api_key() -> str | None:
-    """OPENAI_API_KEY, or on AWS the Secrets Manager secret OPENAI_API_KEY_SECRET_ARN names (never plain text)."""
-    if os.environ.get("OPENAI_API_KEY"):
-        return os.environ["OPENAI_API_KEY"]
-    if os.environ.get("OPENAI_API_KEY_SECRET_ARN"):
-        from aws_lambda_powertools.utilities.parameters import get_secret
-
-        return str(get_secret(os.environ["OPENAI_API_KEY_SECRET_ARN"], max_age=300))
-    return None
-
-
-def _openai_client() -> Any:
-    """A client from the key and OPENAI_BASE_URL; the SDK retries a rate limit once, honouring Retry-After."""
-    import openai  # here, not at the top: the API builds these services too and never plans
-
-    timeout = float(os.environ.get("TOOLGEN_LLM_TIMEOUT", "20"))
-    return openai.OpenAI(
-        api_key=_api_key(),
-        base_url=os.environ.get("OPENAI_BASE_URL") or None,
-        timeout=timeout,
-        max_retries=1,
-    )
 
 
 @cache
@@ -109,7 +86,7 @@ class LLMPlanner:
     @property
     def client(self) -> Any:
         if self._client is None:
-            self._client = _openai_client()
+            self._client = llm_client.client()
         return self._client
 
     def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str = "") -> Plan:
@@ -175,5 +152,4 @@ def _describe(error: Exception) -> str:
 
 def planner_from_environment() -> Planner:
     """The LLM planner when a key is configured, else the offline planner."""
-    configured = os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_API_KEY_SECRET_ARN")
-    return LLMPlanner() if configured else OfflinePlanner()
+    return LLMPlanner() if llm_client.configured() else OfflinePlanner()
