@@ -52,14 +52,17 @@ format: setup
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: setup
+bench: setup layer
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/memory.py
+	$(BIN)/python bench/coldstart.py
 
-# The base layer as the embedded default publishes it (toolgen, templates, tool handler); `sam build` adds the
-# pinned third-party requirements of layers/base/requirements.txt.
+# The base layer as Lambda gets it (layers/base/Makefile, the recipe `sam build` runs): the pinned requirements
+# for python3.12 on x86_64, toolgen, its page templates and the tool handler, in build/layer/python.
 layer: setup
-	$(BIN)/python -c 'from toolgen.deploy.package import layer_zip; import pathlib; p = pathlib.Path("build/base-layer.zip"); p.parent.mkdir(exist_ok=True); p.write_bytes(layer_zip()); print(p, p.stat().st_size, "bytes")'
+	rm -rf build/layer && mkdir -p build/layer
+	$(MAKE) -C layers/base build-BaseLayer ARTIFACTS_DIR=$(abspath build/layer) PYTHON=$(abspath $(BIN)/python)
+	@du -sh build/layer | sed 's/\t.*/ unzipped: build\/layer/'
 
 build:
 	@command -v sam >/dev/null || { echo "install the AWS SAM CLI first: https://docs.aws.amazon.com/serverless-application-model/"; exit 2; }

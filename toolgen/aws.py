@@ -3,32 +3,38 @@
 Clients are made once per process and cached (STYLE.md habit 3); creation is locked because a boto3 session is
 not thread-safe while it builds a client, though the clients themselves are. The endpoint follows
 AWS_ENDPOINT_URL (boto3 reads it itself), so the same code talks to AWS, to moto's server or to LocalStack.
+boto3 is imported when the first client is made, not with this module: a tool's runtime uses toolgen/table.py
+through toolgen/awslite.py and never pays for it. Errors are read by their shape, so both clients' errors work.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import Any
-
-import boto3
-from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
 
 from toolgen.errors import AWSError
 
 _lock = threading.Lock()
 _clients: dict[tuple[str, str, str], Any] = {}
-_session: boto3.session.Session | None = None
+_session: Any = None
 
 # botocore's own retry machinery ("standard" mode: throttling and transient errors, exponential backoff with
-# jitter); no hand-written retry loops anywhere else.
-RETRY_CONFIG = Config(
-    retries={"mode": "standard", "max_attempts": 5},
-    connect_timeout=5,
-    read_timeout=30,
-    tcp_keepalive=True,
-)
+# jitter); no hand-written retry loops anywhere else (but toolgen/awslite.py's, which mirrors it).
+RETRY = {
+    "retries": {"mode": "standard", "max_attempts": 5},
+    "connect_timeout": 5,
+    "read_timeout": 30,
+    "tcp_keepalive": True,
+}
+
+
+def retry_config() -> Any:
+    """botocore's Config with toolgen's retries and timeouts."""
+    from botocore.config import Config
+
+    return Config(**RETRY)
 
 
 def region() -> str:
@@ -46,8 +52,10 @@ def client(service: str) -> Any:
     with _lock:
         if key not in _clients:
             if _session is None:
+                import boto3
+
                 _session = boto3.session.Session()
-            _clients[key] = _session.client(service, region_name=key[1], config=RETRY_CONFIG)
+            _clients[key] = _session.client(service, region_name=key[1], config=retry_config())
         return _clients[key]
 
 
@@ -59,19 +67,31 @@ def reset_clients() -> None:
         _session = None
 
 
-def error_code(error: Exception) -> str:
-    """The AWS error code of a botocore ClientError ('' for anything else)."""
-    if isinstance(error, ClientError):
-        return str(error.response.get("Error", {}).get("Code", ""))
-    return ""
+def _answered(error: BaseException) -> bool:
+    """An error AWS answered with (botocore's ClientError, awslite's AwsClientError): it has response["Error"]."""
+    response = getattr(error, "response", None)
+    return isinstance(response, dict) and isinstance(response.get("Error"), dict)
 
 
-def translate(error: Exception, action: str) -> AWSError:
-    """An AWSError describing a failed boto3 call, for ``raise translate(e, ...) from e``."""
-    if isinstance(error, ClientError):
+def is_aws_error(error: BaseException) -> bool:
+    """Whether ``error`` came from talking to AWS: an answer, or botocore's own failure to get one."""
+    if _answered(error):
+        return True
+    exceptions = sys.modules.get("botocore.exceptions")  # not imported: no botocore error can have happened
+    return exceptions is not None and isinstance(error, exceptions.BotoCoreError)
+
+
+def error_code(error: BaseException) -> str:
+    """The AWS error code of a client error ('' for anything else)."""
+    return str(getattr(error, "response")["Error"].get("Code", "")) if _answered(error) else ""  # noqa: B009
+
+
+def translate(error: BaseException, action: str) -> AWSError:
+    """An AWSError describing a failed AWS call, for ``raise translate(e, ...) from e``."""
+    if _answered(error):
         code = error_code(error)
-        message = error.response.get("Error", {}).get("Message", "") or str(error)
+        message = getattr(error, "response")["Error"].get("Message", "") or str(error)  # noqa: B009
         return AWSError(f"{action} failed: {code}: {message}", aws_code=code)
-    if isinstance(error, BotoCoreError):
+    if is_aws_error(error):
         return AWSError(f"{action} failed: {error}")
     return AWSError(f"{action} failed: {error!r}")

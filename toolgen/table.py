@@ -4,25 +4,23 @@ Key design (DESIGN.md section 5): ``pk``/``sk`` strings.
 - ``USER#<user>`` partitions hold a person's jobs (``JOB#``), tools (``TOOL#``) and memories (``MEM#``);
 - ``TOOL#<tool_id>#<user>`` partitions hold a tool's rows, so a tool's role can be limited to the ``TOOL#``
   prefix with a ``dynamodb:LeadingKeys`` condition and never reach platform items.
-The low-level client is used (thread-safe, unlike a resource); numbers cross as Decimal inside this module only.
+The low-level client is used (thread-safe, unlike a resource), or toolgen/awslite.py's in a tool's runtime: both
+take and return DynamoDB's wire JSON, which this module encodes and decodes itself (so a tool's cold start
+imports no boto3). Every client error is turned into toolgen's own here.
 """
 
 from __future__ import annotations
 
+import base64
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Protocol
 
-from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
-from botocore.exceptions import ClientError
-
 from toolgen import aws
 from toolgen.errors import AWSError, ConflictError, NotFoundError
-
-_ser = TypeSerializer()
-_deser = TypeDeserializer()
 
 
 def user_pk(user: str) -> str:
@@ -81,31 +79,65 @@ class ItemTable(Protocol):
     ) -> dict[str, Any]: ...
 
 
-def to_dynamo(value: Any) -> Any:
-    """Plain JSON values to what TypeSerializer accepts (floats become Decimals)."""
-    if isinstance(value, bool) or value is None:
-        return value
+def encode(value: Any) -> dict[str, Any]:
+    """A plain value as a DynamoDB attribute value (floats as exact decimal strings; bytes as binary)."""
+    if value is None:
+        return {"NULL": True}
+    if isinstance(value, bool):
+        return {"BOOL": value}
+    if isinstance(value, str):
+        return {"S": value}
+    if isinstance(value, int | Decimal):
+        return {"N": str(value)}
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("DynamoDB numbers must be finite")
         # DynamoDB numbers stop at a magnitude of 1e-130; anything that small is stored as the zero it is.
-        return Decimal(repr(value)) if abs(value) >= 1e-100 else Decimal(0)
+        return {"N": repr(value) if abs(value) >= 1e-100 else "0"}
+    if isinstance(value, bytes | bytearray):
+        return {"B": bytes(value)}
     if isinstance(value, dict):
-        return {k: to_dynamo(v) for k, v in value.items()}
+        return {"M": {str(k): encode(v) for k, v in value.items()}}
     if isinstance(value, list | tuple):
-        return [to_dynamo(v) for v in value]
-    return value
+        return {"L": [encode(v) for v in value]}
+    raise TypeError(f"cannot store a {type(value).__name__} in DynamoDB")
 
 
-def from_dynamo(value: Any) -> Any:
-    """TypeDeserializer output back to plain values (Decimals become int or float, binary becomes bytes)."""
-    if isinstance(value, Binary):
-        return bytes(value.value)
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, dict):
-        return {k: from_dynamo(v) for k, v in value.items()}
-    if isinstance(value, list | set):
-        return [from_dynamo(v) for v in value]
-    return value
+def _number(text: str) -> int | float:
+    number = Decimal(text)
+    return int(number) if number == number.to_integral_value() else float(number)
+
+
+def _binary(value: Any) -> bytes:
+    return bytes(value) if isinstance(value, bytes | bytearray) else base64.b64decode(value)  # wire JSON: base64
+
+
+def decode(attribute: dict[str, Any]) -> Any:
+    """A DynamoDB attribute value as a plain value (numbers as int or float, sets as lists)."""
+    ((kind, value),) = attribute.items()
+    if kind == "S" or kind == "BOOL":
+        return value
+    if kind == "N":
+        return _number(value)
+    if kind == "NULL":
+        return None
+    if kind == "M":
+        return {k: decode(v) for k, v in value.items()}
+    if kind == "L":
+        return [decode(v) for v in value]
+    if kind == "B":
+        return _binary(value)
+    if kind == "SS":
+        return list(value)
+    if kind == "NS":
+        return [_number(v) for v in value]
+    if kind == "BS":
+        return [_binary(v) for v in value]
+    raise ValueError(f"unknown DynamoDB attribute type {kind}")
+
+
+class _Refused(Exception):
+    """DynamoDB refused a conditional write (the condition failed, or a transaction was cancelled)."""
 
 
 class DynamoTable:
@@ -123,25 +155,32 @@ class DynamoTable:
 
     @staticmethod
     def _encode(item: dict[str, Any]) -> dict[str, Any]:
-        return {k: _ser.serialize(to_dynamo(v)) for k, v in item.items() if v is not None}
+        return {k: encode(v) for k, v in item.items() if v is not None}
 
     @staticmethod
     def _decode(raw: dict[str, Any]) -> dict[str, Any]:
-        return {k: from_dynamo(_deser.deserialize(v)) for k, v in raw.items()}
+        return {k: decode(v) for k, v in raw.items()}
 
     def _call(self, action: str, **kwargs: Any) -> Any:
+        """A call on this table."""
+        return self._request(action, TableName=self.name, **kwargs)
+
+    def _request(self, action: str, **kwargs: Any) -> Any:
+        """One client call; _Refused for a failed condition, AWSError for anything else AWS says."""
         try:
-            return getattr(self.client, action)(TableName=self.name, **kwargs)
-        except ClientError as e:
-            if aws.error_code(e) == "ConditionalCheckFailedException":
+            return getattr(self.client, action)(**kwargs)
+        except Exception as e:
+            if not aws.is_aws_error(e):
                 raise
+            if aws.error_code(e) in ("ConditionalCheckFailedException", "TransactionCanceledException"):
+                raise _Refused(aws.error_code(e)) from e
             raise aws.translate(e, f"dynamodb {action}") from e
 
     def put(self, item: dict[str, Any], *, if_absent: bool = False) -> None:
         extra = {"ConditionExpression": "attribute_not_exists(pk)"} if if_absent else {}
         try:
             self._call("put_item", Item=self._encode(item), **extra)
-        except ClientError as e:
+        except _Refused as e:
             raise ConflictError(f"item {item['pk']} {item['sk']} already exists") from e
 
     def get(self, pk: str, sk: str) -> dict[str, Any] | None:
@@ -189,7 +228,7 @@ class DynamoTable:
                 ReturnValues="ALL_NEW",
                 **({"ExpressionAttributeValues": self._encode(vals)} if vals else {}),
             )
-        except ClientError as e:
+        except _Refused as e:
             if expect:
                 raise ConflictError(f"item {sk} changed or vanished meanwhile") from e
             raise NotFoundError(f"item {sk} does not exist") from e
@@ -215,10 +254,7 @@ class DynamoTable:
             requests = writes[start : start + 25]
             pending: dict[str, Any] = {self.name: requests}
             for attempt in range(8):
-                try:
-                    result = self.client.batch_write_item(RequestItems=pending)
-                except ClientError as e:
-                    raise aws.translate(e, "dynamodb batch_write_item") from e
+                result = self._request("batch_write_item", RequestItems=pending)
                 pending = result.get("UnprocessedItems") or {}
                 if not pending:
                     break
@@ -263,7 +299,7 @@ class DynamoTable:
         update.pop("TableName")
         try:
             return self._decode(self._call("update_item", **update, ReturnValues="ALL_NEW")["Attributes"])
-        except ClientError as e:  # only the condition reaches here: _call translates every other error
+        except _Refused as e:  # only the condition reaches here: _call translates every other error
             raise NotFoundError(f"item {sk} does not exist") from e
 
     def transact(self, steps: list[Put | Change]) -> None:
@@ -278,8 +314,6 @@ class DynamoTable:
             else:
                 items.append({"Update": self._change(step)})
         try:
-            self.client.transact_write_items(TransactItems=items)
-        except ClientError as e:
-            if aws.error_code(e) == "TransactionCanceledException":
-                raise ConflictError(f"a concurrent change got there first: {e}") from e
-            raise aws.translate(e, "dynamodb transact_write_items") from e
+            self._request("transact_write_items", TransactItems=items)
+        except _Refused as e:
+            raise ConflictError(f"a concurrent change got there first: {e.__cause__}") from e

@@ -1,15 +1,20 @@
-"""DynamoTable against moto's DynamoDB: conditions, pagination, batch deletes."""
+"""DynamoTable against moto's DynamoDB: conditions, pagination, batch deletes, transactions, binary values.
+
+Every test runs twice: through boto3's client (the platform's functions) and through toolgen/awslite.py's (a
+tool's runtime), since both must behave the same.
+"""
 
 import pytest
 
-from toolgen.errors import ConflictError, NotFoundError
+from toolgen import awslite
+from toolgen.errors import AWSError, ConflictError, NotFoundError
 from toolgen.ids import sortable_id
-from toolgen.table import DynamoTable
+from toolgen.table import Change, DynamoTable, Put
 
 
-@pytest.fixture
-def table(aws_env):
-    return DynamoTable(aws_env.table)
+@pytest.fixture(params=["boto3", "awslite"])
+def table(request, aws_env):
+    return DynamoTable(aws_env.table, client=awslite.Client("dynamodb") if request.param == "awslite" else None)
 
 
 def test_numbers_round_trip_as_ints_and_floats(table):
@@ -52,3 +57,31 @@ def test_numbers_too_small_for_dynamodb_are_stored_as_zero(table):
     table.put({"pk": pk, "sk": "a", "tiny": 5e-324, "small": 1e-90})
     item = table.get(pk, "a")
     assert item["tiny"] == 0 and item["small"] == 1e-90
+
+
+def test_binary_values_round_trip_as_bytes(table):
+    pk = sortable_id("x")
+    table.put({"pk": pk, "sk": "a", "vector": bytes(range(256)), "nested": {"b": b"\x00\xff"}})
+    item = table.get(pk, "a")
+    assert item["vector"] == bytes(range(256)) and item["nested"]["b"] == b"\x00\xff"
+
+
+def test_transactions_and_counters(table):
+    pk = sortable_id("x")
+    table.transact([Put({"pk": pk, "sk": "a", "v": 1}), Change(pk, "b", adds={"n": 2})])
+    assert table.get(pk, "b")["n"] == 2
+    with pytest.raises(ConflictError):
+        table.transact([Put({"pk": pk, "sk": "c"}), Put({"pk": pk, "sk": "a"}, if_absent=True)])
+    assert table.get(pk, "c") is None  # all or nothing
+    assert table.add(pk, "b", {"n": 3}, {"label": "x"})["n"] == 5
+    with pytest.raises(NotFoundError):
+        table.add(pk, "missing", {"n": 1}, must_exist=True)
+    table.put_many([{"pk": pk, "sk": f"m{i}"} for i in range(30)], deletes=[(pk, "a")])
+    assert len(table.query(pk, "m")) == 30 and table.get(pk, "a") is None
+
+
+def test_aws_errors_become_toolgen_errors_with_their_code(aws_env, table):
+    missing = DynamoTable("no-such-table", client=table._client)
+    with pytest.raises(AWSError) as caught:
+        missing.get("p", "s")
+    assert caught.value.aws_code == "ResourceNotFoundException"

@@ -43,7 +43,7 @@ class LambdaInvoker:
             endpoint = os.environ.get("LAMBDA_INVOKE_ENDPOINT")
             if endpoint:
                 self._client = boto3.session.Session().client(
-                    "lambda", region_name=aws.region(), endpoint_url=endpoint, config=aws.RETRY_CONFIG
+                    "lambda", region_name=aws.region(), endpoint_url=endpoint, config=aws.retry_config()
                 )
             else:
                 self._client = aws.client("lambda")

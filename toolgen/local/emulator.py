@@ -14,7 +14,7 @@ from moto.awslambda.models import lambda_backends
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.moto_server.threaded_moto_server import ThreadedMotoServer
 
-from toolgen.aws import RETRY_CONFIG
+from toolgen.aws import retry_config
 from toolgen.local.lambda_runtime import FunctionImage
 
 REGION = "us-east-1"
@@ -52,7 +52,7 @@ class Emulator:
             aws_secret_access_key=CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
             aws_session_token=CREDENTIALS["AWS_SESSION_TOKEN"],
             region_name=REGION,
-        ).client(service, endpoint_url=self.endpoint, config=RETRY_CONFIG)
+        ).client(service, endpoint_url=self.endpoint, config=retry_config())
 
     def environment(self) -> dict[str, str]:
         """What a process needs in its environment to use this emulator as its AWS."""

@@ -1,5 +1,8 @@
 """ToolApp: serves one ToolProgram behind a Lambda function URL (payload format 2.0).
 
+A deployed tool talks to DynamoDB and Secrets Manager through toolgen/awslite.py, not boto3, so that its cold
+start stays short (bench/coldstart.py).
+
 Each call: the bearer token names the caller (only the tool's owner may use it), the route picks the operation,
 the inputs are checked against the program's types, and the operation runs against the caller's rows.
 Errors become JSON bodies ``{"code", "message", "details"}`` with the status their type carries.
@@ -13,11 +16,12 @@ import json
 import logging
 import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolgen import auth
+from toolgen import auth, awslite
 from toolgen.errors import AuthError, ConfigError, ConflictError, ToolgenError
 from toolgen.program import (
     AggregateOp,
@@ -39,7 +43,26 @@ from toolgen.table import DynamoTable, ItemTable, usage_pk
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
+SECRET_MAX_AGE_S = 300
 HEADERS = {"content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff"}
+
+
+def _secret_from_environment() -> Callable[[], str]:
+    """TOOLGEN_SECRET, or the Secrets Manager secret TOOLGEN_SECRET_ARN names, read at most every 5 minutes."""
+    cached: dict[str, Any] = {}
+
+    def secret() -> str:
+        if os.environ.get("TOOLGEN_SECRET"):
+            return os.environ["TOOLGEN_SECRET"]
+        arn = os.environ.get("TOOLGEN_SECRET_ARN")
+        if not arn:
+            raise ConfigError("set TOOLGEN_SECRET or TOOLGEN_SECRET_ARN")
+        if "value" not in cached or time.monotonic() - cached["at"] > SECRET_MAX_AGE_S:
+            answer = awslite.client("secretsmanager").get_secret_value(SecretId=arn)
+            cached.update(value=answer["SecretString"], at=time.monotonic())
+        return str(cached["value"])
+
+    return secret
 
 
 def response(status: int, body: Any = None) -> dict[str, Any]:
@@ -78,20 +101,12 @@ class ToolApp:
         if missing:
             raise ConfigError("missing required environment: " + ", ".join(missing))
         program = ToolProgram.model_validate_json(Path(program_path).read_text())
-
-        def secret() -> str:
-            if os.environ.get("TOOLGEN_SECRET"):
-                return os.environ["TOOLGEN_SECRET"]
-            from toolgen.config import Settings
-
-            return Settings.from_env("secret").secret
-
         return cls(
             program,
             tool_id=os.environ["TOOL_ID"],
             owner=os.environ["TOOL_OWNER"],
-            table=DynamoTable(os.environ["TABLE_NAME"]),
-            secret=secret,
+            table=DynamoTable(os.environ["TABLE_NAME"], client=awslite.client("dynamodb")),
+            secret=_secret_from_environment(),
         )
 
     def secret(self) -> str:

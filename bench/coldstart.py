@@ -1,0 +1,168 @@
+"""A tool's cold start, its package and the base layer, measured (figures, not pass/fail).
+
+Cold start: a fresh Python process that imports the tool's handler (the runtime, from the layer), loads its
+ToolProgram and serves its first data operation (a create, written to DynamoDB on moto's server), timed from
+process start to exit, as Lambda would run it: Python 3.12 with only the task and the layer on the path
+(`make layer` builds build/layer for python3.12 on x86_64). Beside it, the same process doing nothing, and one
+that only imports boto3 and makes a DynamoDB client (what the runtime no longer does).
+
+Sizes: the per-tool package of a typical tool, the layer unzipped and zipped. Results merge into results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from toolgen import auth
+from toolgen.deploy.package import tool_package, zip_files
+from toolgen.events import url_event
+from toolgen.intent import classify
+from toolgen.local.emulator import Emulator
+from toolgen.planner import OfflinePlanner
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = Path(__file__).with_name("results.json")
+LAYER = ROOT / "build" / "layer"
+SECRET = "bench-secret"
+FIRST_CALL = """
+import json, sys
+sys.path[:0] = {paths!r}
+import app
+event = json.loads({event!r})
+result = app.handler(event, None)
+assert result["statusCode"] == 201, result
+"""
+BOTO3 = """
+import boto3
+boto3.client("dynamodb")
+"""
+
+
+def python312() -> str | None:
+    """A working Python 3.12 (Lambda's runtime): pyenv's 3.12.1, else python3.12 on PATH; None without one."""
+    candidates = []
+    try:
+        prefix = subprocess.run(["pyenv", "prefix", "3.12.1"], capture_output=True, text=True, check=True).stdout
+        candidates.append(str(Path(prefix.strip()) / "bin" / "python3.12"))
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    candidates.append(shutil.which("python3.12") or "")
+    for candidate in filter(None, candidates):
+        done = subprocess.run([candidate, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True)
+        if done.returncode == 0 and done.stdout.strip() == b"(3, 12)":
+            return candidate
+    return None
+
+
+def timed(python: str, code: str, cwd: Path, env: dict[str, str], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([python, "-S", "-P", "-c", code], cwd=cwd, env=env, check=True)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def summary(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {
+        "p50_ms": round(statistics.median(ordered), 1),
+        "p95_ms": round(ordered[max(0, round(0.95 * len(ordered)) - 1)], 1),
+    }
+
+
+def tree_size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+
+    program = OfflinePlanner().plan("a todo list for chores", classify("a todo list for chores"), []).program
+    package = tool_package(program)
+    results: dict[str, object] = {"tool_package_bytes": len(package)}
+    print(f"tool package (a to-do list): {len(package)} bytes zipped")
+
+    python = python312()
+    layer_python = LAYER / "python"
+    if python and layer_python.is_dir():
+        paths, how = [str(layer_python)], "python3.12 with build/layer, as Lambda runs it"
+        unzipped = tree_size(layer_python)
+        files = [
+            (f"python/{p.relative_to(layer_python)}", p.read_bytes()) for p in layer_python.rglob("*") if p.is_file()
+        ]
+        zipped = len(zip_files(files))
+        results.update(layer_unzipped_bytes=unzipped, layer_zipped_bytes=zipped)
+        print(f"base layer: {unzipped / 2**20:.1f} MB unzipped, {zipped / 2**20:.1f} MB zipped")
+    else:
+        python = sys.executable
+        site = next(p for p in sys.path if p.endswith("site-packages"))
+        paths, how = [str(ROOT), site], "this interpreter with the source tree (run `make layer` for the real one)"
+        print("no build/layer or python3.12: timing with the source tree instead")
+
+    emulator = Emulator()
+    emulator.start()
+    try:
+        ddb = emulator.client("dynamodb")
+        ddb.create_table(
+            TableName="coldstart",
+            BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[
+                {"AttributeName": "pk", "AttributeType": "S"},
+                {"AttributeName": "sk", "AttributeType": "S"},
+            ],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        )
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            **emulator.environment(),
+            "TABLE_NAME": "coldstart",
+            "TOOL_ID": "t-cold",
+            "TOOL_OWNER": "cole",
+            "TOOLGEN_SECRET": SECRET,
+        }
+        headers = [("Authorization", f"Bearer {auth.mint('cole', SECRET)}"), ("Content-Type", "application/json")]
+        event = json.dumps(
+            url_event("POST", "/tasks", "", headers, b'{"title": "sweep"}', source_ip="127.0.0.1", host="tool.bench")
+        )
+        with tempfile.TemporaryDirectory() as task:
+            task_dir = Path(task)
+            (task_dir / "app.py").write_bytes((ROOT / "functions" / "tool" / "app.py").read_bytes())
+            (task_dir / "program.json").write_text(program.model_dump_json(indent=1))
+            code = FIRST_CALL.format(paths=[str(task_dir), *paths], event=event)
+            timed(python, code, task_dir, env, 2)  # warm the file cache
+            cold = summary(timed(python, code, task_dir, env, args.runs))
+            empty = summary(timed(python, "pass", task_dir, env, args.runs))
+            boto3_paths = [p for p in sys.path if p.endswith("site-packages")]
+            boto3_code = f"import sys; sys.path[:0] = {boto3_paths!r}\n{BOTO3}"
+            boto = summary(timed(sys.executable, boto3_code, task_dir, env, max(5, args.runs // 2)))
+    finally:
+        emulator.stop()
+    print(f"cold start ({how}): first data operation p50 {cold['p50_ms']} ms, p95 {cold['p95_ms']} ms")
+    print(f"  an empty process: p50 {empty['p50_ms']} ms; importing boto3 + a DynamoDB client: p50 {boto['p50_ms']} ms")
+    results.update(
+        tool_cold_start_p50_ms=cold["p50_ms"],
+        tool_cold_start_p95_ms=cold["p95_ms"],
+        empty_process_p50_ms=empty["p50_ms"],
+        boto3_client_process_p50_ms=boto["p50_ms"],
+    )
+    merged = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    merged.update(results)
+    RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
+    print(f"wrote {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
