@@ -20,7 +20,6 @@ OP_ID = r"^[a-z][A-Za-z0-9]{0,63}$"
 PATH = r"^/([a-z0-9_-]+(/[a-z0-9_-]+)*)?(/\{id\})?$"
 MAX_EXPR = 300
 DATE_SENTINEL = re.compile(r"\$today|\$next:(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
-MAX_NUMBER = 1e15  # the largest magnitude a tool accepts in a number field (the runtime refuses more)
 # Names an expression may call; the runtime binds exactly these (toolgen/runtime/expressions.py).
 AGGREGATE_FUNCTIONS = frozenset(
     {"sum", "avg", "min", "max", "count", "count_where", "streak", "last", "round", "abs", "pick", "settle"}

@@ -1,5 +1,7 @@
 """Every archetype's tool, called on real inputs, gives correct answers (fixed clock, in-memory table).
 
+The tools read their programs as a deployed tool does: views over the program's JSON (toolgen/runtime/view.py).
+
 The two that reach outside (weather ranking, currency) are tested against a fixture server in the functional tier.
 """
 
@@ -16,7 +18,7 @@ from tests.helpers import tool_event
 from toolgen import auth
 from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
-from toolgen.runtime import ToolApp
+from toolgen.runtime import ToolApp, view
 
 SECRET = "archetype-secret"
 TODAY = dt.date(2026, 12, 2)  # a Wednesday
@@ -27,8 +29,14 @@ class Tool:
         intent = classify(prompt)
         assert intent.archetype, prompt
         self.program = OfflinePlanner().plan(prompt, intent, []).program
+        deployed = view._view(json.loads(self.program.model_dump_json()), "program")  # as a deployed tool reads it
         self.app = ToolApp(
-            self.program, tool_id="t" + "2" * 20, owner="ann", table=FakeTable(), secret=SECRET, clock=lambda: TODAY
+            deployed,  # type: ignore[arg-type]
+            tool_id="t" + "2" * 20,
+            owner="ann",
+            table=FakeTable(),
+            secret=SECRET,
+            clock=lambda: TODAY,
         )
         self.token = auth.mint("ann", SECRET)
 

@@ -19,27 +19,19 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolgen import auth, awslite
 from toolgen.errors import AuthError, ConfigError, ConflictError, ToolgenError
-from toolgen.program import (
-    AggregateOp,
-    ComputeOp,
-    CreateOp,
-    DeleteOp,
-    FetchOp,
-    GetOp,
-    ListOp,
-    ToolProgram,
-    UpdateOp,
-)
-from toolgen.runtime import operations
+from toolgen.runtime import operations, view
 from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, RouteNotFound, ToolCallError
 from toolgen.runtime.fetch import run_fetch
 from toolgen.runtime.rows import RowStore
 from toolgen.runtime.values import check_object
 from toolgen.table import DynamoTable, ItemTable, usage_pk
+
+if TYPE_CHECKING:  # a deployed tool reads its program as views (toolgen/runtime/view.py), without pydantic
+    from toolgen.program import ToolProgram
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
@@ -100,7 +92,7 @@ class ToolApp:
         missing = [n for n in ("TABLE_NAME", "TOOL_ID", "TOOL_OWNER") if not os.environ.get(n)]
         if missing:
             raise ConfigError("missing required environment: " + ", ".join(missing))
-        program = ToolProgram.model_validate_json(Path(program_path).read_text())
+        program = view.load(program_path)
         return cls(
             program,
             tool_id=os.environ["TOOL_ID"],
@@ -167,36 +159,37 @@ class ToolApp:
     def run(self, op: Any, user: str, row_id: str | None, query: dict[str, str], body: Any) -> dict[str, Any]:
         """Run one operation for ``user``."""
         rows, today = RowStore(self.table, self.tool_id, user), self.clock()
-        if isinstance(op, CreateOp):
+        kind = op.kind  # dispatch on the kind, so validated models and views (view.py) are served alike
+        if kind == "create":
             return response(201, operations.create(self.program, op, rows, body, today))
-        if isinstance(op, ListOp):
+        if kind == "list":
             return response(200, {"items": operations.list_rows(self.program, op, rows, query, today)})
-        if isinstance(op, GetOp):
+        if kind == "get":
             return response(200, rows.get(op.entity, row_id or ""))
-        if isinstance(op, UpdateOp):
+        if kind == "update":
             changes = check_object(body, self.program.entities[op.entity].fields, partial=True)
             if not changes:
                 raise Invalid("nothing to change")
             return response(200, rows.update(op.entity, row_id or "", changes))
-        if isinstance(op, DeleteOp):
+        if kind == "delete":
             rows.delete(op.entity, row_id or "")
             return response(204)
-        if isinstance(op, AggregateOp):
+        if kind == "aggregate":
             return response(200, operations.aggregate(self.program, op, rows, query, today))
-        if isinstance(op, ComputeOp):
+        if kind == "compute":
             return response(200, operations.compute(op, query, body, today))
-        if isinstance(op, FetchOp):
+        if kind == "fetch":
             return response(200, run_fetch(self.program, op, query, today))
         raise RouteNotFound(f"operation {op.id} has no handler")
 
 
 def accepted_query(op: Any) -> set[str]:
     """The query parameters an operation reads; any other is refused, as unknown body fields are."""
-    if isinstance(op, ListOp):
+    if op.kind == "list":
         return {"limit", *op.filters}
-    if isinstance(op, AggregateOp):
+    if op.kind == "aggregate":
         return set(op.filters)
-    if isinstance(op, ComputeOp | FetchOp) and op.method == "GET":
+    if op.kind in ("compute", "fetch") and op.method == "GET":
         return set(op.inputs)
     return set()
 

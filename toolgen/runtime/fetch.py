@@ -22,15 +22,17 @@ import os
 import re
 import socket
 import ssl
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
 import jmespath
 
-from toolgen.program import FetchOp, ToolProgram
 from toolgen.runtime import expressions
 from toolgen.runtime.errors import Forbidden, UpstreamError
 from toolgen.runtime.values import check_object
+
+if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
+    from toolgen.program import FetchOp, ToolProgram
 
 PLATFORM_HOSTS: dict[str, frozenset[str]] = {
     "weather_ranking": frozenset({"api.open-meteo.com"}),

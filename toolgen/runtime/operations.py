@@ -7,12 +7,14 @@ is tested against the in-memory table.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolgen.program import AggregateOp, ComputeOp, CreateOp, Entity, FieldSpec, ListOp, ToolProgram
 from toolgen.runtime import expressions
 from toolgen.runtime.rows import RowStore
-from toolgen.runtime.values import check_object, check_value
+from toolgen.runtime.values import check_number, check_object, check_value
+
+if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
+    from toolgen.program import AggregateOp, ComputeOp, CreateOp, Entity, FieldSpec, ListOp, ToolProgram
 
 
 def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today: dt.date) -> dict[str, Any]:
@@ -49,8 +51,7 @@ def list_rows(
     entity = program.entities[op.entity]
     limit = op.limit
     if "limit" in query:
-        spec = FieldSpec(type="integer", minimum=1, maximum=op.limit)
-        limit = check_value("limit", query["limit"], spec, from_text=True)
+        limit = int(check_number("limit", query["limit"], "integer", 1, op.limit, from_text=True))
     wanted = _filters(entity, op.filters, query)
     items = [r for r in rows.all(op.entity) if _matches(r, wanted)]
     if op.computed:

@@ -5,38 +5,44 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolgen.program import MAX_NUMBER, FieldSpec
+from toolgen.bounds import MAX_NUMBER
 from toolgen.runtime.errors import Invalid
+
+if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
+    from toolgen.program import FieldSpec
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
 
 
-def _number(name: str, value: Any, spec: FieldSpec, from_text: bool) -> float | int:
+def check_number(
+    name: str, value: Any, kind: str, minimum: float | None, maximum: float | None, *, from_text: bool = False
+) -> float | int:
+    """``value`` as a number (``kind`` "number" or "integer") within the bounds, or Invalid saying why not."""
     if from_text and isinstance(value, str):
         try:
-            value = float(value) if spec.type == "number" else int(value)
+            value = float(value) if kind == "number" else int(value)
         except ValueError as e:
-            raise Invalid(f"{name} must be a {spec.type}", details={name: "not a number"}) from e
+            raise Invalid(f"{name} must be a {kind}", details={name: "not a number"}) from e
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise Invalid(f"{name} must be a {spec.type}", details={name: f"expected {spec.type}"})
-    if spec.type == "integer" and (isinstance(value, float) and not value.is_integer()):
+        raise Invalid(f"{name} must be a {kind}", details={name: f"expected {kind}"})
+    if kind == "integer" and (isinstance(value, float) and not value.is_integer()):
         raise Invalid(f"{name} must be a whole number", details={name: "expected integer"})
     if not math.isfinite(value) or abs(value) > MAX_NUMBER:
         raise Invalid(f"{name} is out of range", details={name: "out of range"})
-    if spec.minimum is not None and value < spec.minimum:
-        raise Invalid(f"{name} must be at least {spec.minimum:g}", details={name: "too small"})
-    if spec.maximum is not None and value > spec.maximum:
-        raise Invalid(f"{name} must be at most {spec.maximum:g}", details={name: "too large"})
-    return int(value) if spec.type == "integer" else value
+    if minimum is not None and value < minimum:
+        raise Invalid(f"{name} must be at least {minimum:g}", details={name: "too small"})
+    if maximum is not None and value > maximum:
+        raise Invalid(f"{name} must be at most {maximum:g}", details={name: "too large"})
+    return int(value) if kind == "integer" else value
 
 
 def check_value(name: str, value: Any, spec: FieldSpec, *, from_text: bool = False) -> Any:
     """``value`` converted to the field's type, or Invalid saying what is wrong."""
     if spec.type in ("number", "integer"):
-        return _number(name, value, spec, from_text)
+        return check_number(name, value, spec.type, spec.minimum, spec.maximum, from_text=from_text)
     if spec.type == "boolean":
         if from_text and isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"

@@ -13,9 +13,9 @@ from typing import Any
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
+from toolgen.bounds import MAX_NUMBER
 from toolgen.errors import StageError
 from toolgen.program import (
-    MAX_NUMBER,
     AggregateOp,
     ComputeOp,
     CreateOp,

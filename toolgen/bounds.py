@@ -1,0 +1,4 @@
+"""Bounds shared by the ToolProgram's checks, its OpenAPI document and the runtime (no imports: the runtime's
+cold start reads this without pydantic)."""
+
+MAX_NUMBER = 1e15  # the largest magnitude a tool accepts in a number field (the runtime refuses more)
