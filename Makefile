@@ -4,16 +4,21 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The SAM CLI lives in its own environment: its pins are not the platform's.
+SAM_VENV := .venv-sam
+SAM := $(SAM_VENV)/bin/sam
+SAM_STAMP := $(SAM_VENV)/.installed
+export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup demo serve test test-unit test-functional test-e2e lint format bench layer build deploy clean
+.PHONY: help setup sam demo serve test test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
 	@echo "make test    set up and run every test tier (unit, functional, e2e)"
 	@echo "make serve   run the platform on http://127.0.0.1:$(PORT) until Ctrl-C"
 	@echo "make lint    ruff and mypy;  make bench    time generation stage by stage, and memory recall and updates"
-	@echo "make build / deploy   sam build / sam deploy --guided (needs the SAM CLI and an AWS account)"
+	@echo "make build / deploy / destroy   sam build / sam deploy --guided / sam delete (an AWS account for the last two)"
 
 # The virtual environment, rebuilt when the pinned requirements change.
 $(STAMP): pyproject.toml constraints.txt
@@ -23,7 +28,15 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[local,dev]'
 	touch $(STAMP)
 
+$(SAM_STAMP): constraints-sam.txt
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install -q --disable-pip-version-check --upgrade pip==25.3
+	$(SAM_VENV)/bin/python -m pip install -q --disable-pip-version-check -c constraints-sam.txt aws-sam-cli
+	touch $(SAM_STAMP)
+
 setup: $(STAMP)
+
+sam: $(SAM_STAMP)
 
 demo: setup
 	$(BIN)/python -m toolgen.local.demo
@@ -31,8 +44,8 @@ demo: setup
 serve: setup
 	$(BIN)/toolgen serve --port $(PORT)
 
-test: setup
-	$(BIN)/pytest tests
+test: setup sam
+	SAM_CLI=$(abspath $(SAM)) $(BIN)/pytest tests
 
 test-unit: setup
 	$(BIN)/pytest tests/unit
@@ -64,12 +77,17 @@ layer: setup
 	$(MAKE) -C layers/base build-BaseLayer ARTIFACTS_DIR=$(abspath build/layer) PYTHON=$(abspath $(BIN)/python)
 	@du -sh build/layer | sed 's/\t.*/ unzipped: build\/layer/'
 
-build:
-	@command -v sam >/dev/null || { echo "install the AWS SAM CLI first: https://docs.aws.amazon.com/serverless-application-model/"; exit 2; }
-	sam build
+# sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.
+PY312 := $(shell pyenv prefix 3.12.1 2>/dev/null || dirname "$$(dirname "$$(command -v python3.12)")" 2>/dev/null)
+build: sam
+	@test -x "$(PY312)/bin/python3.12" || { echo "sam build needs Python 3.12 (pyenv install 3.12.1, or python3.12 on PATH)"; exit 2; }
+	PATH="$(PY312)/bin:$$PATH" $(SAM) build
 
 deploy: build
-	sam deploy --guided
+	$(SAM) deploy --guided
+
+destroy: sam
+	$(SAM) delete
 
 clean:
-	rm -rf $(VENV) build .aws-sam .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SAM_VENV) build .aws-sam .pytest_cache .mypy_cache .ruff_cache

@@ -88,3 +88,32 @@ def test_layer_requirements_are_pinned_to_the_constraints():
                 assert pins.get(name) == version, (
                     f"{req_file.name}: {name}=={version} is not the pinned {pins.get(name)}"
                 )
+
+
+def sam_cli() -> str:
+    """The SAM CLI `make test` installs (.venv-sam), or one named by SAM_CLI."""
+    import os
+
+    found = os.environ.get("SAM_CLI") or str(ROOT / ".venv-sam" / "bin" / "sam")
+    if not Path(found).exists():
+        pytest.skip("the SAM CLI is not installed: `make test` (or `make sam`) installs it")
+    return found
+
+
+def sam_validate(template: Path) -> subprocess.CompletedProcess:
+    import os
+
+    env = {**os.environ, "SAM_CLI_TELEMETRY": "0", "AWS_DEFAULT_REGION": "us-east-1"}
+    return subprocess.run(
+        [sam_cli(), "validate", "--lint", "-t", str(template)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=template.parent,
+    )
+
+
+def test_template_passes_sam_validate_lint():
+    done = sam_validate(ROOT / "template.yaml")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "is a valid SAM Template" in done.stdout + done.stderr
