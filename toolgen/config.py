@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
+from urllib.parse import urlsplit
 
 from toolgen.errors import ConfigError
 
 TOOL_FUNCTION_PREFIX = "toolgen-tool-"
+TARGETS = ("aws", "localstack")
 
 
 def _int(name: str, default: int) -> int:
@@ -23,6 +25,29 @@ def _int(name: str, default: int) -> int:
         return int(raw)
     except ValueError as e:
         raise ConfigError(f"{name} must be an integer, got {raw!r}") from e
+
+
+def _switch(name: str) -> bool:
+    raw = os.environ.get(name, "").strip()
+    if raw.lower() in ("", "0", "off", "false", "no", "none"):
+        return False
+    if raw.lower() in ("1", "on", "true", "yes", "publishedversions"):
+        return True
+    raise ConfigError(f"{name} must be on or off, got {raw!r}")
+
+
+def _origins(raw: str, public_base_url: str) -> tuple[str, ...]:
+    """TOOL_CORS_ORIGINS (comma-separated origins, or *); else the origin pages are served from; else *."""
+    if raw.strip():
+        origins = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+        bad = [o for o in origins if o != "*" and not (o.startswith(("https://", "http://")) and o.count("/") == 2)]
+        if bad:
+            raise ConfigError(f"TOOL_CORS_ORIGINS must list origins (scheme://host[:port]) or *, got {bad}")
+        return origins
+    if public_base_url:
+        parts = urlsplit(public_base_url)
+        return (f"{parts.scheme}://{parts.netloc}",)
+    return ("*",)
 
 
 @dataclass(frozen=True)
@@ -40,6 +65,14 @@ class Settings:
     tool_timeout_s: int = 10
     tool_concurrency: int = 5
     tool_memory_mb: int = 256
+    # Options with costs (README, "Deploy options"): SnapStart on published versions; warm environments kept.
+    tool_snapstart: bool = False
+    tool_provisioned: int = 0
+    # Origins allowed to call tool URLs from a browser: where pages are served (the API's origin on AWS).
+    tool_cors_origins: tuple[str, ...] = ("*",)
+    # "localstack": clients through localstack-client, and the runtime inside each tool's package (LocalStack
+    # Community does not apply layers).
+    target: str = "aws"
     # Where tools and pages are reached. On AWS the tool URL is the function URL and the API's own address is
     # read from each request; the embedded default serves both itself and says where.
     tool_url_base: str = ""
@@ -57,11 +90,15 @@ class Settings:
         }
         values = {attr: os.environ.get(env, "") for attr, env in names.items()}
         missing = [names[attr] for attr in required if attr in names and not values[attr]]
+        target = os.environ.get("TOOLGEN_TARGET") or "aws"
+        if target not in TARGETS:
+            raise ConfigError(f"TOOLGEN_TARGET must be one of {', '.join(TARGETS)}, got {target!r}")
         if "secret" in required and not (os.environ.get("TOOLGEN_SECRET") or os.environ.get("TOOLGEN_SECRET_ARN")):
             missing.append("TOOLGEN_SECRET or TOOLGEN_SECRET_ARN")
         if missing:
             raise ConfigError("missing required environment: " + ", ".join(missing))
-        return cls(
+        public = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+        settings = cls(
             **values,
             secret_value=os.environ.get("TOOLGEN_SECRET", ""),
             secret_arn=os.environ.get("TOOLGEN_SECRET_ARN", ""),
@@ -69,9 +106,31 @@ class Settings:
             tool_timeout_s=_int("TOOL_TIMEOUT", 10),
             tool_concurrency=_int("TOOL_CONCURRENCY", 5),
             tool_memory_mb=_int("TOOL_MEMORY_SIZE", 256),
+            tool_snapstart=_switch("TOOL_SNAPSTART"),
+            tool_provisioned=_int("TOOL_PROVISIONED_CONCURRENCY", 0),
+            tool_cors_origins=_origins(os.environ.get("TOOL_CORS_ORIGINS", ""), public),
+            target=target,
             tool_url_base=os.environ.get("TOOL_URL_BASE", "").rstrip("/"),
-            public_base_url=os.environ.get("PUBLIC_BASE_URL", "").rstrip("/"),
+            public_base_url=public,
         )
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """ConfigError for settings Lambda would refuse, named before the first deploy tries them."""
+        if self.tool_snapstart and self.target == "localstack":
+            raise ConfigError("TOOL_SNAPSTART is not available on LocalStack")
+        if self.tool_snapstart and self.tool_provisioned:
+            raise ConfigError("TOOL_SNAPSTART and TOOL_PROVISIONED_CONCURRENCY cannot both be on (Lambda refuses it)")
+        if not 0 <= self.tool_provisioned <= self.tool_concurrency:
+            raise ConfigError("TOOL_PROVISIONED_CONCURRENCY must be between 0 and TOOL_CONCURRENCY")
+        if not 1 <= self.tool_concurrency <= 5 or not 1 <= self.tool_timeout_s <= 10:
+            raise ConfigError("TOOL_CONCURRENCY must be 1-5 and TOOL_TIMEOUT 1-10 (the platform's limits)")
+
+    @property
+    def inline_runtime(self) -> bool:
+        """Whether each tool's package carries the runtime itself instead of using the base layer."""
+        return self.target == "localstack"
 
     @cached_property
     def secret(self) -> str:

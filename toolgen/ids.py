@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 import threading
@@ -45,6 +47,13 @@ def sortable_id(prefix: str) -> str:
 def tool_id() -> str:
     """An unguessable tool id (100 random bits): it names the function and the page."""
     return "t" + _encode(secrets.randbits(100), 20)
+
+
+def tool_id_for(job_id: str, secret: str) -> str:
+    """The tool id of a job: as unguessable as ``tool_id()`` (100 bits of an HMAC), and the same every time the
+    job runs, so a message delivered twice, even to two workers at once, deploys one function, not two."""
+    digest = hmac.new(secret.encode(), f"tool:{job_id}".encode(), hashlib.sha256).digest()
+    return "t" + _encode(int.from_bytes(digest[:13]) >> 4, 20)
 
 
 def check_user(user: str) -> str:

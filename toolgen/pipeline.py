@@ -20,6 +20,7 @@ from toolgen import auth, ids
 from toolgen.config import Settings
 from toolgen.deploy import FunctionSpec, tool_package
 from toolgen.deploy.invoke import probe_event
+from toolgen.deploy.plan import live
 from toolgen.errors import NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
 from toolgen.intent.classify import clarifying_question
@@ -172,7 +173,7 @@ def _run(job: Job, services: Services, made: _Made) -> None:
         else:
             plan = services.planner.plan(job.prompt, intent, recalled, understood.context)
             program, job.planner = plan.program, asdict(plan.info)
-        job.tool_id = job.tool_id or ids.tool_id()  # kept on the job, so a retried job reuses its function
+        job.tool_id = job.tool_id or ids.tool_id_for(job.job_id, s.secret)  # a rerun of the job: the same function
     tool_id, function_name = job.tool_id, s.tool_function_prefix + job.tool_id
     with _stage(job, "specify", jobs):
         expected_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else "https://tool.invalid"
@@ -237,16 +238,21 @@ def _function_spec(s: Settings, program: ToolProgram, name: str, tool_id: str, u
     env = {"TABLE_NAME": s.table_name, "TOOL_ID": tool_id, "TOOL_OWNER": user}
     env.update({"TOOLGEN_SECRET": s.secret_value} if s.secret_value else {"TOOLGEN_SECRET_ARN": s.secret_arn})
     env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if os.environ.get(k)})
+    concurrency = min(s.tool_concurrency, program.limits.concurrency)
     return FunctionSpec(
         function_name=name,
         role_arn=s.tool_role_arn,
-        layer_arn=s.base_layer_arn,
-        package=tool_package(program),
+        layer_arn="" if s.inline_runtime else s.base_layer_arn,
+        package=tool_package(program, inline_runtime=s.inline_runtime),
         timeout_s=min(s.tool_timeout_s, program.limits.timeout_s),
-        concurrency=min(s.tool_concurrency, program.limits.concurrency),
+        concurrency=concurrency,
         memory_mb=s.tool_memory_mb,
         environment=env,
         tags={"toolgen:user": user, "toolgen:tool": tool_id, "toolgen:archetype": program.archetype},
+        cors_origins=s.tool_cors_origins,
+        snapstart=s.tool_snapstart,
+        provisioned=min(s.tool_provisioned, concurrency),
+        description=f"toolgen tool {tool_id}: {program.title}"[:256],
     )
 
 
@@ -268,7 +274,8 @@ def probe_request(program: ToolProgram) -> tuple[str, str, dict[str, str]]:
 def _probe(services: Services, program: ToolProgram, function_name: str, user: str) -> None:
     method, path, query = probe_request(program)
     token = auth.mint(user, services.settings.secret, ttl_s=120)
-    result: dict[str, Any] = services.invoker.invoke(function_name, probe_event(method, path, token=token, query=query))
+    event = probe_event(method, path, token=token, query=query)
+    result: dict[str, Any] = services.invoker.invoke(live(function_name), event)  # what the tool's URL calls
     status = int(result.get("statusCode", 200))
     if not 200 <= status < 300:
         raise StageError("probe", f"{method} {path} answered {status}: {str(result.get('body', ''))[:200]}")

@@ -115,6 +115,19 @@ def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream) -> Iter
         yield started
 
 
+def aws_client(server: Server, service: str) -> Any:
+    """A boto3 client on the running platform's emulator (any credentials do)."""
+    import boto3
+
+    return boto3.client(
+        service,
+        endpoint_url=server.aws_endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="x",
+        aws_secret_access_key="x",
+    )
+
+
 def wait_for_job(server: Server, job_id: str, token: str, timeout: float = 60) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

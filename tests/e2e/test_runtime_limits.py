@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 import time
 
-import boto3
 import pytest
 
-from tests.e2e.conftest import http
+from tests.e2e.conftest import aws_client, http
+from toolgen.deploy import Deployer, FunctionSpec
 from toolgen.deploy.package import zip_files
 from toolgen.ids import tool_id
 
@@ -22,33 +22,15 @@ def handler(event, context):
 
 @pytest.fixture(scope="module")
 def deploy(server):
-    lam = boto3.client(
-        "lambda",
-        endpoint_url=server.aws_endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="x",
-        aws_secret_access_key="x",
-    )
-    role = boto3.client(
-        "iam",
-        endpoint_url=server.aws_endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="x",
-        aws_secret_access_key="x",
-    ).get_role(RoleName="toolgen-tool-role")["Role"]["Arn"]
+    lam = aws_client(server, "lambda")
+    role = aws_client(server, "iam").get_role(RoleName="toolgen-tool-role")["Role"]["Arn"]
 
     def make(timeout: int, concurrency: int) -> str:
+        """A function deployed as tools are (live alias, URL), running SLOW instead of the tool runtime."""
         tid = tool_id()
-        name = f"toolgen-tool-{tid}"
-        lam.create_function(
-            FunctionName=name,
-            Runtime="python3.12",
-            Role=role,
-            Handler="app.handler",
-            Code={"ZipFile": zip_files([("app.py", SLOW)])},
-            Timeout=timeout,
-        )
-        lam.put_function_concurrency(FunctionName=name, ReservedConcurrentExecutions=concurrency)
+        package = zip_files([("app.py", SLOW)])
+        spec = FunctionSpec(f"toolgen-tool-{tid}", role, "", package, timeout_s=timeout, concurrency=concurrency)
+        Deployer({"lambda": lam}).deploy(spec)
         return f"{server.url}/t/{tid}"
 
     return make

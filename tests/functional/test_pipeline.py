@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -102,6 +103,26 @@ def test_a_redelivered_message_does_not_make_a_second_tool(services):
     again = process(JobMessage(job_id=job.job_id, user="alice", prompt=job.prompt), services)
     assert again.tool_id == job.tool_id and again.status == "succeeded"
     assert [t.tool_id for t in services.tools.list("alice")].count(job.tool_id) == 1
+
+
+def test_one_job_run_by_two_workers_at_once_makes_one_live_tool(services, emulator):
+    # SQS delivers at least once: the same message may reach two workers together; both deploy the same function
+    prompt = "a reading list for novels"
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user="lee", prompt=prompt))
+    message = JobMessage(job_id=job.job_id, user="lee", prompt=prompt)
+    results: list = []
+    threads = [threading.Thread(target=lambda: results.append(process(message, services))) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert [r.status for r in results] == ["succeeded", "succeeded"], [r.error for r in results]
+    assert results[0].tool_id == results[1].tool_id
+    name = services.settings.tool_function_prefix + results[0].tool_id
+    lam = emulator.client("lambda")
+    assert [t.tool_id for t in services.tools.list("lee")] == [results[0].tool_id]
+    assert lam.get_alias(FunctionName=name, Name="live")["FunctionVersion"] == "1"
+    assert [v["Version"] for v in lam.list_versions_by_function(FunctionName=name)["Versions"]] == ["$LATEST", "1"]
 
 
 def test_worker_handler_reports_per_message_failures(aws_env, services, monkeypatch):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from cfnlint.decode import decode
 
+from tests.sam import sam_validate
 from toolgen.local import platform
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +39,15 @@ def test_template_and_embedded_default_agree_on_figures(template):
     assert template["Parameters"]["ToolConcurrency"]["Default"] == 5
 
 
+def _deployed_value(template: dict, value, name: str) -> str:
+    """What a variable would hold once deployed with default parameters (a stand-in for resource references)."""
+    if isinstance(value, dict) and set(value) == {"Ref"} and value["Ref"] in template["Parameters"]:
+        return str(template["Parameters"][value["Ref"]].get("Default", ""))
+    if isinstance(value, str | int):
+        return str(value)
+    return "https://pages.example" if name.endswith("ORIGINS") else "arn:aws:x:us-east-1:1:stand-in"
+
+
 def test_every_setting_a_function_reads_is_given_by_the_template(template):
     from toolgen.config import Settings
 
@@ -48,7 +58,7 @@ def test_every_setting_a_function_reads_is_given_by_the_template(template):
         (("table_name", "bucket_name", "jobs_queue_url", "secret"), api_env),
         (("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"), worker_env),
     ):
-        fake = {name: "10" for name in given}  # a value every setting accepts, numbers included
+        fake = {name: _deployed_value(template, value, name) for name, value in given.items()}
         with pytest.MonkeyPatch.context() as mp:
             for name in (
                 "TABLE_NAME",
@@ -88,29 +98,6 @@ def test_layer_requirements_are_pinned_to_the_constraints():
                 assert pins.get(name) == version, (
                     f"{req_file.name}: {name}=={version} is not the pinned {pins.get(name)}"
                 )
-
-
-def sam_cli() -> str:
-    """The SAM CLI `make test` installs (.venv-sam), or one named by SAM_CLI."""
-    import os
-
-    found = os.environ.get("SAM_CLI") or str(ROOT / ".venv-sam" / "bin" / "sam")
-    if not Path(found).exists():
-        pytest.skip("the SAM CLI is not installed: `make test` (or `make sam`) installs it")
-    return found
-
-
-def sam_validate(template: Path) -> subprocess.CompletedProcess:
-    import os
-
-    env = {**os.environ, "SAM_CLI_TELEMETRY": "0", "AWS_DEFAULT_REGION": "us-east-1"}
-    return subprocess.run(
-        [sam_cli(), "validate", "--lint", "-t", str(template)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=template.parent,
-    )
 
 
 def test_template_passes_sam_validate_lint():

@@ -1,105 +1,284 @@
 """Executing deploy plans: make the calls in order, wait where the plan says, undo everything on failure.
 
-A failure half-way leaves nothing behind: the undo calls of the steps that ran are made in reverse order, and
-the error the person sees says which step failed.
+- Transient errors and throttling (Lambda's TooManyRequestsException among them) are retried by botocore's
+  standard retry mode (toolgen/aws.py), not here.
+- A conflict (ResourceConflictException: another deploy of the same tool is creating or updating it;
+  PreconditionFailedException: its code changed under us) means the state the plan was made from is gone: the
+  deployer reads the state again and plans again, with jittered backoff, keeping what it already did (it is
+  part of the same end state). So two deploys of one tool at once both end with the tool live, on one version.
+- Any other failure rolls back every step the deploy made, in reverse order, and the error the person sees
+  says which step failed. Nothing is left half-made.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import random
+import time
+from collections.abc import Callable
 from typing import Any
 
-from botocore.exceptions import ClientError, WaiterError
+from botocore.exceptions import WaiterError
 
 from toolgen import aws
-from toolgen.deploy.plan import ApiCall, FunctionSpec, RemoteFunction, Step, Wait, plan_tool_delete, plan_tool_deploy
+from toolgen.deploy.plan import (
+    TOOL_ALIAS,
+    URL_STATEMENTS,
+    ApiCall,
+    DeleteVersionIfUnaliased,
+    FunctionSpec,
+    Output,
+    RemoteFunction,
+    Step,
+    Undo,
+    Wait,
+    plan_tool_delete,
+    plan_tool_deploy,
+)
 from toolgen.errors import DeployError
 
 logger = logging.getLogger(__name__)
 WAITER_CONFIG = {"Delay": 1, "MaxAttempts": 60}
+CONFLICTS = ("ResourceConflictException", "PreconditionFailedException")
+NOT_FOUND = "ResourceNotFoundException"
+MISSING = (NOT_FOUND, "ProvisionedConcurrencyConfigNotFoundException")
+
+
+class _Conflict(Exception):
+    """A step met a conflict: plan again from what is there now."""
+
+    def __init__(self, what: str, cause: BaseException) -> None:
+        super().__init__(f"{what}: {cause}")
+        self.what = what
+
+
+def _resolve(value: Any, outputs: dict[str, Any]) -> Any:
+    if isinstance(value, Output):
+        return outputs[value.name]
+    if isinstance(value, dict):
+        return {k: _resolve(v, outputs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v, outputs) for v in value]
+    return value
+
+
+def _bound(undo: Undo, outputs: dict[str, Any]) -> Undo:
+    """The undo with the outputs known when its step ran (a later re-plan's outputs must not change it)."""
+    if isinstance(undo, DeleteVersionIfUnaliased):
+        return DeleteVersionIfUnaliased(undo.function_name, _resolve(undo.version, outputs))
+    return ApiCall(undo.service, undo.method, _resolve(undo.params, outputs))
 
 
 class Deployer:
-    """Runs deploy plans against Lambda (clients injectable for tests)."""
+    """Runs deploy plans against Lambda (clients and ``sleep`` injectable for tests)."""
 
-    def __init__(self, clients: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        clients: dict[str, Any] | None = None,
+        *,
+        attempts: int = 6,
+        sleep: Callable[[float], None] = time.sleep,
+        waiter_config: dict[str, int] | None = None,
+    ) -> None:
         self._clients = clients or {}
+        self.attempts = attempts
+        self._sleep = sleep
+        self.waiter_config = waiter_config or WAITER_CONFIG
 
     def client(self, service: str) -> Any:
         if service not in self._clients:
             self._clients[service] = aws.client(service)
         return self._clients[service]
 
-    def remote_state(self, function_name: str) -> RemoteFunction | None:
-        """What exists under ``function_name`` now (None if nothing)."""
-        lam = self.client("lambda")
+    # --- reading ----------------------------------------------------------------------------------------------
+
+    def _read(self, method: str, missing: Any = None, **params: Any) -> Any:
+        """One read; ``missing`` when the resource is not there."""
         try:
-            config = lam.get_function_configuration(FunctionName=function_name)
-        except ClientError as e:
-            if aws.error_code(e) == "ResourceNotFoundException":
+            return getattr(self.client("lambda"), method)(**params)
+        except Exception as e:
+            if aws.error_code(e) in MISSING:
+                return missing
+            if aws.is_aws_error(e):
+                raise aws.translate(e, f"lambda {method}") from e
+            raise
+
+    def remote_state(self, function_name: str, *, provisioned: bool = False) -> RemoteFunction | None:
+        """What exists under ``function_name`` now (None if nothing). ``provisioned``: read that setting too."""
+        found = self._read("get_function", FunctionName=function_name)
+        if found is None:
+            return None
+        config = found["Configuration"]
+        qualified = {"FunctionName": function_name, "Qualifier": TOOL_ALIAS}
+        alias = self._read("get_alias", FunctionName=function_name, Name=TOOL_ALIAS)
+        url = self._read("get_function_url_config", **qualified) if alias else None
+        policy = self._read("get_policy", **qualified) if alias else None
+        statements = {s.get("Sid", "") for s in json.loads((policy or {}).get("Policy") or "{}").get("Statement", [])}
+        versions = self._versions(function_name)
+        if versions is None:  # deleted while being read: nothing is there
+            return None
+        pc = self._read("get_provisioned_concurrency_config", **qualified) if provisioned and alias else None
+        return RemoteFunction(
+            code_sha256=config["CodeSha256"],
+            arn=config["FunctionArn"],
+            configuration={
+                "Role": config.get("Role"),
+                "Handler": config.get("Handler"),
+                "Runtime": config.get("Runtime"),
+                "Timeout": config.get("Timeout"),
+                "MemorySize": config.get("MemorySize"),
+                "Layers": [layer["Arn"] for layer in config.get("Layers") or []],
+                "Environment": {"Variables": dict((config.get("Environment") or {}).get("Variables") or {})},
+                "Description": config.get("Description") or "",
+                "SnapStart": {"ApplyOn": (config.get("SnapStart") or {}).get("ApplyOn", "None")},
+            },
+            tags=dict(found.get("Tags") or {}),
+            concurrency=(found.get("Concurrency") or {}).get("ReservedConcurrentExecutions"),
+            live_version=alias["FunctionVersion"] if alias else None,
+            versions=tuple(sorted(versions, key=lambda v: int(v) if v.isdigit() else 0)),
+            url_cors=(url.get("Cors") or {}) if url else None,
+            statements=frozenset(statements & set(URL_STATEMENTS)),
+            provisioned=int((pc or {}).get("RequestedProvisionedConcurrentExecutions") or 0),
+        )
+
+    def _versions(self, function_name: str) -> list[str] | None:
+        """The function's published versions (None if it is gone)."""
+        versions: list[str] = []
+        try:
+            pages = (
+                self.client("lambda").get_paginator("list_versions_by_function").paginate(FunctionName=function_name)
+            )
+            for page in pages:
+                versions += [v["Version"] for v in page["Versions"] if v["Version"] != "$LATEST"]
+        except Exception as e:
+            if aws.error_code(e) == NOT_FOUND:
                 return None
-            raise aws.translate(e, "lambda get_function_configuration") from e
-        try:
-            lam.get_function_url_config(FunctionName=function_name)
-            has_url = True
-        except ClientError as e:
-            if aws.error_code(e) != "ResourceNotFoundException":
-                raise aws.translate(e, "lambda get_function_url_config") from e
-            has_url = False
-        return RemoteFunction(code_sha256=config["CodeSha256"], has_url=has_url)
+            if aws.is_aws_error(e):
+                raise aws.translate(e, "lambda list_versions_by_function") from e
+            raise
+        return versions
 
     def exists(self, function_name: str) -> bool:
         """Whether a function of this name exists (one call)."""
-        try:
-            self.client("lambda").get_function_configuration(FunctionName=function_name)
-        except ClientError as e:
-            if aws.error_code(e) == "ResourceNotFoundException":
-                return False
-            raise aws.translate(e, "lambda get_function_configuration") from e
-        return True
+        return self._read("get_function_configuration", FunctionName=function_name) is not None
+
+    # --- changing ---------------------------------------------------------------------------------------------
 
     def deploy(self, spec: FunctionSpec) -> str:
-        """Make the tool's function match ``spec``; its function URL."""
-        outputs = self.execute(plan_tool_deploy(spec, self.remote_state(spec.function_name)))
-        return str(outputs["FunctionUrl"])
+        """Make the tool's function match ``spec`` and put it live; its function URL."""
+        done: list[Undo] = []
+        for attempt in range(1, self.attempts + 1):
+            try:
+                remote = self.remote_state(spec.function_name, provisioned=spec.provisioned > 0)
+                outputs = self._run(plan_tool_deploy(spec, remote), done)
+            except _Conflict as e:
+                if attempt == self.attempts:
+                    self._rollback(done)
+                    raise DeployError(
+                        f"deploy step {e.what} kept conflicting with another change to {spec.function_name}",
+                        aws_code="ResourceConflictException",
+                    ) from e
+                logger.info(
+                    "deploy of %s: conflict at %s (attempt %d), planning again", spec.function_name, e.what, attempt
+                )
+                self._sleep(self._backoff(attempt))
+                continue
+            except Exception:
+                self._rollback(done)
+                raise
+            return str(outputs["FunctionUrl"])
+        raise AssertionError("unreachable")
 
     def delete(self, function_name: str) -> bool:
         """Delete the function and all that hangs off it; False if it did not exist."""
-        try:
-            self.execute(plan_tool_delete(function_name))
-        except DeployError as e:
-            if e.aws_code == "ResourceNotFoundException":
-                return False
-            raise
-        return True
+        for attempt in range(1, self.attempts + 1):
+            try:
+                self._run(plan_tool_delete(function_name), [])
+            except _Conflict as e:
+                if attempt == self.attempts:
+                    raise DeployError(
+                        f"{function_name} is busy; try again", aws_code="ResourceConflictException"
+                    ) from e
+                self._sleep(self._backoff(attempt))
+                continue
+            except DeployError as e:
+                if e.aws_code == NOT_FOUND:
+                    return False
+                raise
+            return True
+        raise AssertionError("unreachable")
 
     def execute(self, plan: list[Step]) -> dict[str, Any]:
-        """Run ``plan``; the outputs its calls named. DeployError (after rollback) when a step fails."""
-        done: list[ApiCall] = []
+        """Run one plan as it is; the outputs its calls named. DeployError (after rollback) when a step fails."""
+        done: list[Undo] = []
+        try:
+            return self._run(plan, done)
+        except _Conflict as e:
+            self._rollback(done)
+            raise DeployError(f"deploy step {e.what} conflicted", aws_code="ResourceConflictException") from e
+        except DeployError:
+            self._rollback(done)
+            raise
+
+    @staticmethod
+    def _backoff(attempt: int) -> float:
+        return random.uniform(0, min(4.0, 0.2 * 2**attempt))  # noqa: S311 - jitter, not a secret
+
+    def _run(self, plan: list[Step], done: list[Undo]) -> dict[str, Any]:
         outputs: dict[str, Any] = {}
         for step in plan:
+            what = step.waiter if isinstance(step, Wait) else f"{step.service} {step.method}"
             try:
                 if isinstance(step, Wait):
-                    waiter = self.client("lambda").get_waiter(step.waiter)
-                    waiter.wait(FunctionName=step.function_name, WaiterConfig=WAITER_CONFIG)
+                    self._wait(step, outputs)
                     continue
-                result = getattr(self.client(step.service), step.method)(**step.params)
-            except (ClientError, WaiterError) as e:
-                code = aws.error_code(e)
-                self._rollback(done)
-                what = step.waiter if isinstance(step, Wait) else f"{step.service} {step.method}"
+                result = getattr(self.client(step.service), step.method)(**_resolve(step.params, outputs))
+            except Exception as e:
+                if not (aws.is_aws_error(e) or isinstance(e, WaiterError)):
+                    raise
+                code = aws.error_code(e) or _waiter_code(e)
+                if isinstance(step, ApiCall) and step.best_effort:
+                    logger.warning("tidying step %s failed (left for the next deploy): %s", what, e)
+                    continue
+                if code in CONFLICTS:
+                    raise _Conflict(what, e) from e
                 raise DeployError(f"deploy step {what} failed: {e}", aws_code=code) from e
-            done.append(step)
             if step.output:
                 outputs[step.output] = result[step.output]
+            if step.undo is not None:
+                done.append(_bound(step.undo, outputs))
         return outputs
 
-    def _rollback(self, done: list[ApiCall]) -> None:
-        for step in reversed(done):
-            if step.undo is None:
-                continue
+    def _wait(self, step: Wait, outputs: dict[str, Any]) -> None:
+        params: dict[str, Any] = {"FunctionName": step.function_name, "WaiterConfig": self.waiter_config}
+        if step.qualifier is not None:
+            params["Qualifier"] = _resolve(step.qualifier, outputs)
+        self.client("lambda").get_waiter(step.waiter).wait(**params)
+
+    def _rollback(self, done: list[Undo]) -> None:
+        for undo in reversed(done):
             try:
-                getattr(self.client(step.undo.service), step.undo.method)(**step.undo.params)
-            except ClientError as e:
+                if isinstance(undo, DeleteVersionIfUnaliased):
+                    self._delete_version_if_unaliased(undo)
+                else:
+                    getattr(self.client(undo.service), undo.method)(**undo.params)
+            except Exception as e:
+                if not aws.is_aws_error(e):
+                    raise
                 # The first undo that matters (delete_function) takes the rest with it; log, don't mask the cause.
-                logger.warning("rollback step %s failed: %s", step.undo.method, e)
+                logger.warning("rollback step %s failed: %s", getattr(undo, "method", "delete_version"), e)
+        done.clear()
+
+    def _delete_version_if_unaliased(self, undo: DeleteVersionIfUnaliased) -> None:
+        lam = self.client("lambda")
+        aliases = lam.list_aliases(FunctionName=undo.function_name).get("Aliases", [])
+        if any(a.get("FunctionVersion") == undo.version for a in aliases):
+            return
+        lam.delete_function(FunctionName=undo.function_name, Qualifier=undo.version)
+
+
+def _waiter_code(error: BaseException) -> str:
+    """The error code a waiter gave up on (the function failed to become ready), else ''."""
+    last = getattr(error, "last_response", None) or {}
+    return str((last.get("Error") or {}).get("Code", "")) if isinstance(last, dict) else ""

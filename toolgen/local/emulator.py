@@ -1,7 +1,8 @@
 """The AWS of the embedded default: moto's server on loopback, and what the local runtime reads back from it.
 
 moto's GetFunction gives a Code.Location that cannot be fetched, so code, layers and configuration are read
-from moto's Lambda backend, which lives in this same process.
+from moto's Lambda backend, which lives in this same process. Where moto's answers differ from Lambda's in ways
+the deployer relies on, toolgen/local/fidelity.py makes them Lambda's.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.moto_server.threaded_moto_server import ThreadedMotoServer
 
 from toolgen.aws import retry_config
+from toolgen.local import fidelity
 from toolgen.local.lambda_runtime import FunctionImage
 
 REGION = "us-east-1"
@@ -31,6 +33,7 @@ class Emulator:
 
     def __init__(self, host: str = "127.0.0.1") -> None:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's request log is noise here
+        fidelity.apply()
         self._server = ThreadedMotoServer(ip_address=host, port=0, verbose=False)
         self.endpoint = ""
 
@@ -60,7 +63,11 @@ class Emulator:
 
 
 class MotoFunctionSource:
-    """FunctionSource reading moto's in-process Lambda backend."""
+    """FunctionSource reading moto's in-process Lambda backend.
+
+    Names may be qualified (``name:live``, ``name:3``): an alias resolves to its version, whose code and
+    configuration are the ones published; reserved concurrency and the URL belong to the function as a whole.
+    """
 
     def __init__(self, account_id: str = DEFAULT_ACCOUNT_ID, region: str = REGION) -> None:
         self.account_id = account_id
@@ -70,18 +77,21 @@ class MotoFunctionSource:
         return lambda_backends[self.account_id][self.region]
 
     def _function(self, name: str) -> Any | None:
+        base, _, qualifier = name.partition(":")
         try:
-            return self._backend().get_function(name)
+            return self._backend().get_function(base, qualifier or None)
         except Exception:  # noqa: BLE001 - moto raises its own not-found types
             return None
 
     def describe(self, name: str) -> FunctionImage | None:
         fn = self._function(name)
-        if fn is None:
+        whole = self._function(name.partition(":")[0])
+        if fn is None or whole is None:
             return None
-        reserved = fn.reserved_concurrency
+        reserved = whole.reserved_concurrency
         return FunctionImage(
             name=fn.function_name,
+            version=str(fn.version),
             code_sha256=fn.code_sha_256,
             handler=fn.handler,
             timeout_s=float(fn.timeout),
@@ -102,3 +112,10 @@ class MotoFunctionSource:
         if version is None:
             raise KeyError(arn)
         return bytes(version.code_bytes)
+
+    def url_config(self, name: str) -> dict[str, Any] | None:
+        """The function URL's configuration (AuthType, Cors), or None when it has no URL."""
+        fn = self._function(name.partition(":")[0])
+        if fn is None or fn.url_config is None:
+            return None
+        return dict(fn.url_config.config)

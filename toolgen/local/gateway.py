@@ -1,7 +1,9 @@
 """The embedded default's front door: one real HTTP server on loopback that plays three AWS parts.
 
 - API Gateway (REST API): every request but those below becomes the API function's proxy event.
-- Function URLs: ``/t/{tool_id}/...`` becomes a function URL event for that tool's function.
+- Function URLs: ``/t/{tool_id}/...`` becomes a function URL event for that tool's function, called through the
+  alias its URL is on (``live``); a function without a URL answers 404, and the URL's CORS configuration is
+  applied as Lambda applies it (preflights answered without calling the function, allow-origin on answers).
 - Lambda's Invoke API: ``POST /2015-03-31/functions/{name}/invocations``, so boto3's ``invoke`` (the worker's
   probe, or a developer) runs functions through the local runtime, as ``sam local start-lambda`` does.
 """
@@ -14,8 +16,9 @@ import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
+from toolgen.deploy.plan import TOOL_ALIAS
 from toolgen.events import proxy_response, rest_event, url_event
 from toolgen.local.lambda_runtime import InvokeResult, LocalLambdaRuntime
 
@@ -30,11 +33,19 @@ class Gateway:
     """The HTTP server; ``api_function`` serves the platform API, tools are ``tool_prefix + tool_id``."""
 
     def __init__(
-        self, runtime: LocalLambdaRuntime, *, host: str, port: int, api_function: str, tool_prefix: str
+        self,
+        runtime: LocalLambdaRuntime,
+        *,
+        host: str,
+        port: int,
+        api_function: str,
+        tool_prefix: str,
+        tool_qualifier: str = TOOL_ALIAS,
     ) -> None:
         self.runtime = runtime
         self.api_function = api_function
         self.tool_prefix = tool_prefix
+        self.tool_qualifier = tool_qualifier
         gateway = self
 
         class Handler(_Handler):
@@ -85,6 +96,43 @@ def invocation_failure(result: InvokeResult) -> tuple[int, list[tuple[str, str]]
     return None
 
 
+class _Cors:
+    """The CORS headers a function URL adds: on a preflight, and on every answer to an allowed origin."""
+
+    def __init__(self, preflight: list[tuple[str, str]], simple: list[tuple[str, str]]) -> None:
+        self.preflight = preflight
+        self.simple = simple
+
+    def merge(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The function's headers with the URL's CORS headers in place of any of its own (Lambda's rule)."""
+        if not self.simple:
+            return headers
+        own = [(k, v) for k, v in headers if not k.lower().startswith("access-control-")]
+        return [*own, *self.simple]
+
+
+def cors_headers(config: dict[str, Any], request: Any) -> _Cors:
+    """What a function URL with CORS ``config`` answers a request with these headers."""
+    origin = request.get("Origin")
+    allowed = config.get("AllowOrigins") or []
+    if not origin or not ("*" in allowed or origin in allowed):
+        return _Cors([], [])
+    allow_origin = "*" if "*" in allowed and not config.get("AllowCredentials") else origin
+    simple = [("Access-Control-Allow-Origin", allow_origin), ("Vary", "Origin")]
+    if config.get("ExposeHeaders"):
+        simple.append(("Access-Control-Expose-Headers", ", ".join(config["ExposeHeaders"])))
+    if config.get("AllowCredentials"):
+        simple.append(("Access-Control-Allow-Credentials", "true"))
+    preflight = [*simple]
+    if config.get("AllowMethods"):
+        preflight.append(("Access-Control-Allow-Methods", ", ".join(config["AllowMethods"])))
+    if config.get("AllowHeaders"):
+        preflight.append(("Access-Control-Allow-Headers", ", ".join(config["AllowHeaders"])))
+    if config.get("MaxAge") is not None:
+        preflight.append(("Access-Control-Max-Age", str(config["MaxAge"])))
+    return _Cors(preflight, simple)
+
+
 class _Handler(BaseHTTPRequestHandler):
     owner: Gateway
     protocol_version = "HTTP/1.1"
@@ -110,18 +158,10 @@ class _Handler(BaseHTTPRequestHandler):
         host = self.headers.get("Host") or f"{self.owner.host}:{self.owner.port}"
         try:
             if (m := INVOKE_PATH.match(path)) and self.command == "POST":
-                self._send(*self._invoke_api(m.group("name"), body))
+                qualifier = parse_qs(parts.query).get("Qualifier", [""])[0]
+                self._send(*self._invoke_api(m.group("name") + (f":{qualifier}" if qualifier else ""), body))
             elif m := TOOL_PATH.match(path):
-                event = url_event(
-                    self.command,
-                    m.group("rest") or "/",
-                    parts.query,
-                    headers,
-                    body,
-                    source_ip=self.client_address[0],
-                    host=host,
-                )
-                self._send(*self._call(self.owner.tool_prefix + m.group("tool_id"), event))
+                self._send(*self._tool(m.group("tool_id"), m.group("rest") or "/", parts.query, body, host))
             else:
                 event = rest_event(
                     self.command, path, parts.query, headers, body, source_ip=self.client_address[0], host=host
@@ -130,6 +170,20 @@ class _Handler(BaseHTTPRequestHandler):
         except Exception:
             logger.exception("gateway failed on %s %s", self.command, path)
             self._send(*_json(500, {"code": "internal_error", "message": "the local gateway failed"}))
+
+    def _tool(self, tool_id: str, path: str, query: str, body: bytes, host: str) -> tuple[int, list, bytes]:
+        """A call to a tool's function URL."""
+        function = self.owner.tool_prefix + tool_id
+        url = self.owner.runtime.source.url_config(function)
+        if url is None:
+            return _json(404, {"code": "not_found", "message": "no such tool"})
+        cors = cors_headers(url.get("Cors") or {}, self.headers)
+        if self.command == "OPTIONS" and self.headers.get("Access-Control-Request-Method"):
+            return 200, cors.preflight, b""
+        headers = list(self.headers.items())
+        event = url_event(self.command, path, query, headers, body, source_ip=self.client_address[0], host=host)
+        status, answer_headers, answer = self._call(f"{function}:{self.owner.tool_qualifier}", event)
+        return status, cors.merge(answer_headers), answer
 
     def _call(self, function: str, event: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
         result = self.owner.runtime.invoke(function, event)
@@ -150,7 +204,7 @@ class _Handler(BaseHTTPRequestHandler):
             return _json(429, result.payload, [("x-amzn-ErrorType", "TooManyRequestsException")])
         if result.status == "not_found":
             return _json(404, result.payload, [("x-amzn-ErrorType", "ResourceNotFoundException")])
-        extra = [("X-Amz-Executed-Version", "$LATEST")]
+        extra = [("X-Amz-Executed-Version", result.version)]
         if result.status in ("error", "timeout"):
             extra.append(("X-Amz-Function-Error", "Unhandled"))
         return 200, [("Content-Type", "application/json"), *extra], json.dumps(result.payload).encode()

@@ -4,8 +4,10 @@
   /var/task and /opt; a process is started on the first call (cold start) and kept for the next (warm).
 - Timeout: a call that outlives the function's Timeout has its process killed, and the caller gets Lambda's
   "Task timed out after N.NN seconds" error.
-- Concurrency: at most ReservedConcurrentExecutions calls of a function run at once (a default limit when none
-  is reserved); one more is throttled, as Lambda answers TooManyRequestsException.
+- Concurrency: at most ReservedConcurrentExecutions calls of a function run at once, all its versions together
+  (a default limit when none is reserved); one more is throttled, as Lambda answers TooManyRequestsException.
+- Versions: a name may be qualified (``name:live``, ``name:3``); each version has its own code, configuration
+  and warm environments, as on Lambda.
 """
 
 from __future__ import annotations
@@ -43,12 +45,22 @@ class FunctionImage:
     environment: tuple[tuple[str, str], ...]
     layers: tuple[str, ...]
     reserved_concurrency: int | None = field(default=None, compare=False)
+    version: str = "$LATEST"
+
+    @property
+    def qualified(self) -> str:
+        """The name of this version (an environment runs one version)."""
+        return self.name if self.version == "$LATEST" else f"{self.name}:{self.version}"
 
 
 class FunctionSource(Protocol):
-    def describe(self, name: str) -> FunctionImage | None: ...
+    def describe(self, name: str) -> FunctionImage | None:
+        """The function, or the version a qualified name (``name:alias``, ``name:3``) resolves to."""
+        ...
+
     def code(self, name: str) -> bytes: ...
     def layer(self, arn: str) -> bytes: ...
+    def url_config(self, name: str) -> dict[str, Any] | None: ...
 
 
 @dataclass
@@ -57,6 +69,7 @@ class InvokeResult:
     payload: Any
     cold: bool = False
     ms: float = 0.0
+    version: str = "$LATEST"
 
 
 class _Worker:
@@ -140,10 +153,11 @@ class LocalLambdaRuntime:
             self._discard_idle(name)
             return InvokeResult("not_found", {"Type": "User", "Message": f"Function not found: {name}"})
         limit = self.unreserved_limit if image.reserved_concurrency is None else image.reserved_concurrency
+        function = image.name  # concurrency is the function's, whichever version is called
         with self._lock:
             if self._closed:
                 raise RuntimeError("the runtime is shut down")
-            if self._busy.get(name, 0) >= limit:
+            if self._busy.get(function, 0) >= limit:
                 return InvokeResult(
                     "throttled",
                     {
@@ -152,14 +166,15 @@ class LocalLambdaRuntime:
                         "message": "Rate Exceeded.",
                     },
                 )
-            self._busy[name] = self._busy.get(name, 0) + 1
+            self._busy[function] = self._busy.get(function, 0) + 1
             worker = self._take_idle(image)
         try:
             result = self._run(image, worker, event)
         finally:
             with self._lock:
-                self._busy[name] -= 1
+                self._busy[function] -= 1
         result.ms = round((time.monotonic() - started) * 1000, 1)
+        result.version = image.version
         return result
 
     def prewarm(self, name: str) -> None:
@@ -196,7 +211,7 @@ class LocalLambdaRuntime:
     # --- internals --------------------------------------------------------------------------------------------
 
     def _take_idle(self, image: FunctionImage) -> _Worker | None:
-        pool = self._idle.get(image.name, [])
+        pool = self._idle.get(image.qualified, [])
         stale = [w for w in pool if w.image != image or not w.alive()]
         for w in stale:  # a new code version or configuration: old environments are retired
             pool.remove(w)
@@ -204,8 +219,10 @@ class LocalLambdaRuntime:
         return pool.pop() if pool else None
 
     def _discard_idle(self, name: str) -> None:
+        """A function that is gone: stop its environments (every version's, for an unqualified name)."""
         with self._lock:
-            pool = self._idle.pop(name, [])
+            keys = [k for k in self._idle if k == name or (":" not in name and k.partition(":")[0] == name)]
+            pool = [w for k in keys for w in self._idle.pop(k)]
         for w in pool:
             w.kill()
 
@@ -248,7 +265,7 @@ class LocalLambdaRuntime:
             if self._closed:
                 worker.kill()
                 return
-            self._idle.setdefault(worker.image.name, []).append(worker)
+            self._idle.setdefault(worker.image.qualified, []).append(worker)
 
     def _spawn(self, image: FunctionImage) -> tuple[_Worker | None, dict[str, Any] | None]:
         task, opt = self._prepare(image)
@@ -262,7 +279,7 @@ class LocalLambdaRuntime:
             "LAMBDA_TASK_ROOT": str(task),
             "AWS_LAMBDA_FUNCTION_NAME": image.name,
             "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(image.memory_mb),
-            "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+            "AWS_LAMBDA_FUNCTION_VERSION": image.version,
             "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{image.name}",
             "AWS_EXECUTION_ENV": "AWS_Lambda_python3.12",
         }
@@ -290,11 +307,11 @@ class LocalLambdaRuntime:
         """The unpacked code and layers of this version (unpacked once, reused by every process)."""
         sha = hashlib.sha256(image.code_sha256.encode()).hexdigest()[:16]
         layers_key = hashlib.sha256("|".join(image.layers).encode()).hexdigest()[:16]
-        task = self.workdir / "task" / f"{image.name}-{sha}"
+        task = self.workdir / "task" / f"{image.name}-{image.version.strip('$')}-{sha}"
         opt = self.workdir / "opt" / layers_key
         with self._prepare_lock:
             if str(task) not in self._prepared:
-                _unzip(self.source.code(image.name), task)
+                _unzip(self.source.code(image.qualified), task)
                 self._prepared[str(task)] = task
             if str(opt) not in self._prepared:
                 shutil.rmtree(opt, ignore_errors=True)

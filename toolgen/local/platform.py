@@ -59,11 +59,10 @@ def _function_zip(name: str) -> bytes:
     return zip_files((p.name, p.read_bytes()) for p in sorted(folder.glob("*.py")))
 
 
-def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: dict[str, str]) -> Resources:
-    """Create every platform resource in the emulator; the platform's functions are configured for ``public_url``."""
-    ddb, s3, sqs, iam, lam = (emulator.client(s) for s in ("dynamodb", "s3", "sqs", "iam", "lambda"))
+def create_table(ddb: Any, name: str) -> None:
+    """A table with the platform's key schema (pk, sk strings), on demand, as template.yaml's ``Table``."""
     ddb.create_table(
-        TableName=TABLE,
+        TableName=name,
         BillingMode="PAY_PER_REQUEST",
         AttributeDefinitions=[
             {"AttributeName": "pk", "AttributeType": "S"},
@@ -71,6 +70,12 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
         ],
         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
     )
+
+
+def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: dict[str, str]) -> Resources:
+    """Create every platform resource in the emulator; the platform's functions are configured for ``public_url``."""
+    ddb, s3, sqs, iam, lam = (emulator.client(s) for s in ("dynamodb", "s3", "sqs", "iam", "lambda"))
+    create_table(ddb, TABLE)
     s3.create_bucket(Bucket=BUCKET)
     dlq_url = sqs.create_queue(QueueName=JOBS_DLQ, Attributes={"MessageRetentionPeriod": "1209600"})["QueueUrl"]
     dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -109,6 +114,7 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
                 "BASE_LAYER_ARN": layer_arn,
                 "TOOL_FUNCTION_PREFIX": TOOL_FUNCTION_PREFIX,
                 "TOOL_URL_BASE": f"{public_url}/t",
+                "TOOL_CORS_ORIGINS": public_url,  # pages are served here, as the API's origin serves them on AWS
                 "LAMBDA_INVOKE_ENDPOINT": public_url,
                 "POWERTOOLS_SERVICE_NAME": "toolgen-worker",
             },
