@@ -2,7 +2,9 @@
 
 Clients are made once per process and cached (STYLE.md habit 3); creation is locked because a boto3 session is
 not thread-safe while it builds a client, though the clients themselves are. The endpoint follows
-AWS_ENDPOINT_URL (boto3 reads it itself), so the same code talks to AWS, to moto's server or to LocalStack.
+AWS_ENDPOINT_URL (boto3 reads it itself), so the same code talks to AWS, to moto's server or to LocalStack;
+with TOOLGEN_TARGET=localstack clients come from localstack-client instead (its endpoint: AWS_ENDPOINT_URL, else
+LOCALSTACK_HOST, else localhost:4566; its fixed test credentials).
 boto3 is imported when the first client is made, not with this module: a tool's runtime uses toolgen/table.py
 through toolgen/awslite.py and never pays for it. Errors are read by their shape, so both clients' errors work.
 """
@@ -17,7 +19,7 @@ from typing import Any
 from toolgen.errors import AWSError
 
 _lock = threading.Lock()
-_clients: dict[tuple[str, str, str], Any] = {}
+_clients: dict[tuple[str, str, str, str], Any] = {}
 _session: Any = None
 
 # botocore's own retry machinery ("standard" mode: throttling and transient errors, exponential backoff with
@@ -42,20 +44,31 @@ def region() -> str:
     return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
 
 
+def target() -> str:
+    """Where the platform's AWS is: "aws" (AWS itself, or any endpoint boto3 is pointed at) or "localstack"."""
+    return os.environ.get("TOOLGEN_TARGET") or "aws"
+
+
 def client(service: str) -> Any:
-    """A cached boto3 client for ``service`` in the current region and endpoint."""
-    key = (service, region(), os.environ.get("AWS_ENDPOINT_URL", ""))
+    """A cached boto3 client for ``service`` in the current region, endpoint and target."""
+    key = (service, region(), os.environ.get("AWS_ENDPOINT_URL", ""), target())
     found = _clients.get(key)
     if found is not None:
         return found
     global _session
     with _lock:
         if key not in _clients:
-            if _session is None:
-                import boto3
+            if key[3] == "localstack":
+                from localstack_client.session import Session as LocalStackSession
 
-                _session = boto3.session.Session()
-            _clients[key] = _session.client(service, region_name=key[1], config=retry_config())
+                made = LocalStackSession(region_name=key[1]).client(service, config=retry_config())
+            else:
+                if _session is None:
+                    import boto3
+
+                    _session = boto3.session.Session()
+                made = _session.client(service, region_name=key[1], config=retry_config())
+            _clients[key] = made
         return _clients[key]
 
 

@@ -33,3 +33,17 @@ def test_the_runtime_imports_only_what_the_layer_pins():
     }
     assert imported <= pinned, f"the runtime imports {sorted(imported - pinned)}, which the layer does not carry"
     assert not imported & {"boto3", "botocore", "pydantic", "pydantic_core"}  # the cold start stays light
+
+
+def test_an_inlined_runtime_carries_exactly_the_layers_requirements():
+    from toolgen.deploy.package import RUNTIME_MODULES, runtime_files
+
+    pinned = {
+        line.split("==")[0].replace("-", "_")
+        for line in (ROOT / "layers/base/requirements.txt").read_text().splitlines()
+        if "==" in line
+    }
+    assert set(RUNTIME_MODULES) == pinned
+    tops = {name.split("/")[0].removesuffix(".py") for name, _ in runtime_files()}
+    assert tops == {"toolgen", *pinned}
+    assert not [name for name, _ in runtime_files() if name.startswith("toolgen/local/")]
