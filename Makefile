@@ -18,7 +18,7 @@ help:
 	@echo "make test    set up and run every test tier (unit, functional, e2e)"
 	@echo "make serve   run the platform on http://127.0.0.1:$(PORT) until Ctrl-C"
 	@echo "make lint    ruff and mypy;  make bench    time generation stage by stage, and memory recall and updates"
-	@echo "make build / deploy / destroy   sam build / sam deploy --guided / sam delete (an AWS account for the last two)"
+	@echo "make build / deploy / destroy   sam build / sam deploy --guided / remove tools, sam delete (AWS account for the last two)"
 
 # The virtual environment, rebuilt when the pinned requirements change.
 $(STAMP): pyproject.toml constraints.txt
@@ -86,8 +86,12 @@ build: sam
 deploy: build
 	$(SAM) deploy --guided
 
-destroy: sam
-	$(SAM) delete
+# Tools are made at run time, outside the stack: remove every tool's function, page and rows first (the bucket
+# must be empty for CloudFormation to delete it), then the stack.
+STACK ?= toolgen
+destroy: setup sam
+	$(BIN)/toolgen doctor --stack $(STACK) --all --fix
+	$(SAM) delete --stack-name $(STACK)
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) build .aws-sam .pytest_cache .mypy_cache .ruff_cache

@@ -160,6 +160,16 @@ def cmd_tools(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from toolgen.deploy.export import write_bundle
+
+    client = Client.from_environment(args.url, args.user)
+    detail = client.api("GET", f"/v1/tools/{args.tool_id}")
+    out = write_bundle(detail, Path(args.out or f"toolgen-export-{args.tool_id}"))
+    print(f"wrote {out}/: deploy it with `sam deploy --guided` there (see {out}/README.md)")
+    return 0
+
+
 def _memory_line(m: dict[str, Any]) -> str:
     fact = f" ({m['key']}={m['value']})" if m.get("key") else ""
     marks = [m["status"]] if m.get("status") == "superseded" else []
@@ -292,6 +302,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     client_args(s)
     s.set_defaults(func=cmd_tools)
+    s = sub.add_parser(
+        "export", help="write a bundle to deploy one of your tools on your own (SAM template, code, page)"
+    )
+    s.add_argument("tool_id")
+    s.add_argument("--out", help="folder to create (default: toolgen-export-TOOL_ID)")
+    client_args(s)
+    s.set_defaults(func=cmd_export)
     s = sub.add_parser("memories", help="list, search, add, edit, verify or delete your memories")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--add", metavar="TEXT")
@@ -323,6 +340,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--yes", action="store_true")
     client_args(s)
     s.set_defaults(func=cmd_forget_me)
+    from toolgen.operate import add_commands
+
+    add_commands(sub)
     return p
 
 
@@ -332,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except ToolgenError as e:
         print(f"toolgen: {e.message}", file=sys.stderr)
+        return 1
+    except FileExistsError as e:
+        print(f"toolgen: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

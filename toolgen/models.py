@@ -209,6 +209,7 @@ class ToolSummary(BaseModel):
 
 
 class ToolDetail(ToolSummary):
+    owner: str = Field(description="the person the tool belongs to (the caller)")
     prompt: str
     program: dict[str, Any]
     openapi: dict[str, Any]

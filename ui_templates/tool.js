@@ -30,7 +30,8 @@
   }
 
   async function call(method, path, body, query) {
-    const url = new URL(config.tool_url.replace(/\/$/, "") + path);
+    // An empty tool_url: the page is served by the tool itself (an exported bundle), so it calls its own origin.
+    const url = new URL((config.tool_url || location.origin).replace(/\/$/, "") + path);
     for (const [k, v] of Object.entries(query || {})) url.searchParams.set(k, v);
     const init = { method, headers: { Authorization: "Bearer " + token } };
     if (body !== undefined) {

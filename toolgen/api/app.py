@@ -201,6 +201,7 @@ def get_tool(tool_id: str) -> ToolDetail:
     record = services().tools.get(_user(), tool_id)
     return ToolDetail(
         **_summary(record),
+        owner=record.user,
         prompt=record.prompt,
         program=record.program,
         openapi=record.openapi,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -11,6 +12,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from toolgen.auth import state_dir
 from toolgen.config import TOOL_FUNCTION_PREFIX
 from toolgen.local.emulator import REGION, Emulator, MotoFunctionSource
 from toolgen.local.gateway import Gateway
@@ -22,6 +24,7 @@ logger = logging.getLogger(__name__)
 # Operator settings a developer may pass through to the platform's functions (e.g. a test's fetch fixture).
 PASSTHROUGH = ("TOOLGEN_FETCH_OVERRIDES", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TOOLGEN_MODEL", "TOOLGEN_LLM_TIMEOUT")
 PASSTHROUGH_PREFIXES = ("MEMORY_",)  # recall's settings and the fact checker (toolgen/memory/scoring.py)
+STATE_FILE = "serve.json"  # where a running platform says where it is, for operator commands (toolgen doctor)
 
 
 class LocalPlatform:
@@ -64,6 +67,25 @@ class LocalPlatform:
         self._warm()
         self.poller.start()
         threading.Thread(target=self._reap, name="reaper", daemon=True).start()
+        self._write_state()
+
+    def _write_state(self) -> None:
+        """TOOLGEN_HOME/serve.json (0600): the emulator and resource names, so `toolgen doctor` can find them."""
+        assert self.resources is not None
+        state = {
+            "url": self.gateway.url,
+            "pid": os.getpid(),
+            "aws": self.emulator.environment(),
+            "table": self.resources.table,
+            "bucket": self.resources.bucket,
+            "tool_function_prefix": TOOL_FUNCTION_PREFIX,
+        }
+        path = state_dir() / STATE_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(state, f)
+        self._state_path = path
 
     def _warm(self) -> None:
         """One initialised API and worker environment each (provisioned concurrency of 1), so the first request
@@ -82,6 +104,8 @@ class LocalPlatform:
 
     def stop(self) -> None:
         self._stop.set()
+        if getattr(self, "_state_path", None):
+            self._state_path.unlink(missing_ok=True)
         parts = [getattr(self, "poller", None), getattr(self, "gateway", None)]
         steps = [p.stop for p in parts if p is not None]
         if hasattr(self, "runtime"):

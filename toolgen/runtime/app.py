@@ -37,6 +37,7 @@ logger = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
 SECRET_MAX_AGE_S = 300
 HEADERS = {"content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff"}
+PAGE_FILE = "page.json"  # beside program.json in an exported tool (toolgen/deploy/export.py)
 
 
 def _secret_from_environment() -> Callable[[], str]:
@@ -74,8 +75,10 @@ class ToolApp:
         table: ItemTable,
         secret: str | Callable[[], str],
         clock: Callable[[], dt.date] | None = None,
+        page: dict[str, str] | None = None,
     ) -> None:
         self.program = program
+        self.page = page  # {"html", "csp"}: an exported tool serves its own page at GET / to browsers
         self.clock = clock or (lambda: dt.datetime.now(dt.UTC).date())
         self.tool_id = tool_id
         self.owner = owner
@@ -93,12 +96,14 @@ class ToolApp:
         if missing:
             raise ConfigError("missing required environment: " + ", ".join(missing))
         program = view.load(program_path)
+        page_path = Path(program_path).with_name(PAGE_FILE)
         return cls(
             program,
             tool_id=os.environ["TOOL_ID"],
             owner=os.environ["TOOL_OWNER"],
             table=DynamoTable(os.environ["TABLE_NAME"], client=awslite.client("dynamodb")),
             secret=_secret_from_environment(),
+            page=json.loads(page_path.read_text()) if page_path.exists() else None,
         )
 
     def secret(self) -> str:
@@ -118,6 +123,8 @@ class ToolApp:
     def _handle(self, event: dict[str, Any]) -> dict[str, Any]:
         http = event.get("requestContext", {}).get("http", {})
         method, path = http.get("method", "GET").upper(), event.get("rawPath") or "/"
+        if self.page and method == "GET" and path == "/" and _wants_html(event):
+            return self._page()  # before the token: the page is how a person gives it
         user = auth.verify(auth.bearer(event.get("headers")), self.secret())
         if user != self.owner:
             raise Forbidden("this tool belongs to someone else")
@@ -135,6 +142,17 @@ class ToolApp:
                     self._count_use(user)
                 return result
         raise RouteNotFound(f"no route {method} {path}")
+
+    def _page(self) -> dict[str, Any]:
+        assert self.page is not None
+        headers = {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": self.page["csp"],
+            "cache-control": "no-cache",
+            "x-content-type-options": "nosniff",
+            "referrer-policy": "no-referrer",
+        }
+        return {"statusCode": 200, "headers": headers, "body": self.page["html"]}
 
     def _count_use(self, user: str) -> None:
         """One successful call, for the reward of the memories that shaped this tool (never fails the call)."""
@@ -192,6 +210,12 @@ def accepted_query(op: Any) -> set[str]:
     if op.kind in ("compute", "fetch") and op.method == "GET":
         return set(op.inputs)
     return set()
+
+
+def _wants_html(event: dict[str, Any]) -> bool:
+    """A browser opening the page (it asks for HTML), not an API client describing the tool."""
+    headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
+    return "text/html" in headers.get("accept", "")
 
 
 def _query(event: dict[str, Any]) -> dict[str, str]:

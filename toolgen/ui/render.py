@@ -66,6 +66,7 @@ _METRICS_ZH = {
 }
 
 
+SELF = "'self'"
 _SERVER_SIDE = {"url", "query", "select", "constants", "outputs", "metrics"}
 
 
@@ -127,7 +128,8 @@ def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
 
 
 def render_page(program: ToolProgram, tool_url: str) -> Page:
-    """The tool's page and the Content-Security-Policy it must be served with."""
+    """The tool's page and the Content-Security-Policy it must be served with; ``tool_url`` "" for a page the
+    tool serves itself (it then calls its own origin)."""
     env = environment()
     css = env.get_template("theme.css.j2").render(t=tokens(templates_dir())).strip()
     script = (templates_dir() / "tool.js").read_text()
@@ -136,7 +138,7 @@ def render_page(program: ToolProgram, tool_url: str) -> Page:
             "default-src 'none'",
             f"script-src {_sha256(script)}",
             f"style-src {_sha256(css)}",
-            f"connect-src {_origin(tool_url)}",
+            f"connect-src {_origin(tool_url) if tool_url else SELF}",
             "img-src data:",
             "base-uri 'none'",
             "form-action 'none'",

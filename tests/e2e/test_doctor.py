@@ -1,0 +1,96 @@
+"""`toolgen doctor` against a running platform of its own: orphans are found and removed, live tools are not."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import ROOT, Server, aws_client, generate, http, running_server
+from toolgen.deploy import Deployer, FunctionSpec
+from toolgen.deploy.package import zip_files
+from toolgen.ids import tool_id
+
+HANDLER = b"def handler(event, context):\n    return {'statusCode': 200, 'body': 'stray'}\n"
+
+
+@pytest.fixture(scope="module")
+def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running_server(tmp_path_factory.mktemp("doctor-home"), {}) as started:
+        yield started
+
+
+def doctor(server: Server, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "TABLE_NAME", "BUCKET_NAME"))}
+    env["TOOLGEN_HOME"] = str(server.home)  # where the running platform says it is
+    return subprocess.run(
+        [sys.executable, "-m", "toolgen.cli", "doctor", *args], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+
+
+def test_doctor_removes_what_no_record_owns_and_leaves_live_tools_working(platform):
+    # given a working tool, and leftovers of tools whose records are gone: a function, a page, rows
+    job = generate(platform, "a todo list for chores", user="nia")
+    assert job["status"] == "succeeded", job
+    live_token = platform.token("nia")
+    assert http("POST", f"{job['tool_url']}/tasks", token=live_token, body={"title": "keep me"}).status == 201
+    lam, s3, ddb = aws_client(platform, "lambda"), aws_client(platform, "s3"), aws_client(platform, "dynamodb")
+    role = aws_client(platform, "iam").get_role(RoleName="toolgen-tool-role")["Role"]["Arn"]
+    stray = tool_id()
+    Deployer({"lambda": lam}).deploy(FunctionSpec(f"toolgen-tool-{stray}", role, "", zip_files([("app.py", HANDLER)])))
+    s3.put_object(Bucket="toolgen-pages", Key=f"pages/{stray}/index.html", Body=b"<p>stray</p>")
+    ddb.put_item(TableName="toolgen", Item={"pk": {"S": f"TOOL#{stray}#nia"}, "sk": {"S": "ROW#r1"}})
+
+    # when the doctor looks (nothing is recent enough to spare with --grace 0)
+    looked = doctor(platform, "--grace", "0")
+
+    # then it names the three leftovers, and not the live tool
+    assert looked.returncode == 1, looked.stdout + looked.stderr
+    assert f"toolgen-tool-{stray}" in looked.stdout and f"pages/{stray}/index.html" in looked.stdout
+    assert f"TOOL#{stray}#nia" in looked.stdout
+    assert job["tool_id"] not in looked.stdout
+    assert "3 to remove" in looked.stdout
+
+    # and with --fix they are gone, while the live tool still answers with its data
+    fixed = doctor(platform, "--grace", "0", "--fix")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "removed 3" in fixed.stdout
+    names = [f["FunctionName"] for f in lam.list_functions()["Functions"]]
+    assert f"toolgen-tool-{stray}" not in names
+    assert "Contents" not in s3.list_objects_v2(Bucket="toolgen-pages", Prefix=f"pages/{stray}/")
+    assert not ddb.query(
+        TableName="toolgen",
+        KeyConditionExpression="pk = :pk",
+        ExpressionAttributeValues={":pk": {"S": f"TOOL#{stray}#nia"}},
+    )["Items"]
+    rows = http("GET", f"{job['tool_url']}/tasks", token=live_token).body["items"]
+    assert [r["title"] for r in rows] == ["keep me"]
+    assert "all well" in doctor(platform, "--grace", "0").stdout
+    # before a teardown, --all names every tool's resources, owned or not
+    everything = doctor(platform, "--all").stdout
+    assert f"toolgen-tool-{job['tool_id']}" in everything and f"pages/{job['tool_id']}/index.html" in everything
+
+
+def test_doctor_reports_a_tool_that_lost_its_function_and_spares_recent_leftovers(platform):
+    job = generate(platform, "a reading list", user="oli")
+    assert job["status"] == "succeeded", job
+    aws_client(platform, "lambda").delete_function(FunctionName=f"toolgen-tool-{job['tool_id']}")
+    looked = doctor(platform)  # the default grace: a leftover made a moment ago might still be someone's job
+    assert looked.returncode == 1
+    assert (
+        f"report  record    {job['tool_id']}" in looked.stdout and "oli's tool has lost its function" in looked.stdout
+    )
+    assert doctor(platform, "--fix").returncode == 1  # a lost function is for a person to decide, not the doctor
+
+
+def test_doctor_without_a_platform_says_where_to_look(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("TABLE_NAME", "BUCKET_NAME")}
+    env["TOOLGEN_HOME"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "toolgen.cli", "doctor"], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert done.returncode == 1
+    assert "--stack NAME" in done.stderr and "toolgen serve" in done.stderr

@@ -1,0 +1,54 @@
+"""The doctor's judgement is data: an inventory in, findings out, with no account to read."""
+
+from datetime import UTC, datetime, timedelta
+
+from toolgen.deploy.doctor import Inventory, diagnose
+
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+OLD = NOW - timedelta(days=1)
+OWNED, ORPHAN, BUSY, FRESH = ("t" + c * 20 for c in "abcd")
+
+
+def inventory(**changes) -> Inventory:
+    found = Inventory(
+        functions={t: (f"toolgen-tool-{t}", OLD) for t in (OWNED, ORPHAN, BUSY)},
+        pages={OWNED: OLD, ORPHAN: OLD},
+        rows={f"TOOL#{OWNED}#ann": OWNED, f"TOOL#{ORPHAN}#ann": ORPHAN},
+        records={OWNED: "ann"},
+        busy={BUSY: NOW - timedelta(minutes=2)},
+    )
+    for name, value in changes.items():
+        setattr(found, name, value)
+    return found
+
+
+def found(findings):
+    return [(f.kind, f.tool_id, f.removable) for f in findings]
+
+
+def test_what_no_record_owns_is_found_and_what_a_record_owns_is_not():
+    findings = diagnose(inventory(), now=NOW, grace=timedelta(minutes=15))
+    assert found(findings) == [("function", ORPHAN, True), ("page", ORPHAN, True), ("rows", ORPHAN, True)]
+    assert findings[1].name == f"pages/{ORPHAN}/index.html" and findings[2].name == f"TOOL#{ORPHAN}#ann"
+
+
+def test_a_job_in_progress_keeps_its_function_until_it_has_been_still_for_an_hour():
+    stuck = inventory(busy={BUSY: NOW - timedelta(hours=2)})
+    assert ("function", BUSY, True) in found(diagnose(stuck, now=NOW, grace=timedelta(0)))
+    assert ("function", BUSY, True) not in found(diagnose(inventory(), now=NOW, grace=timedelta(0)))
+
+
+def test_anything_changed_within_the_grace_period_is_left_alone():
+    recent = inventory(functions={FRESH: ("toolgen-tool-" + FRESH, NOW - timedelta(minutes=5))}, pages={})
+    assert found(diagnose(recent, now=NOW, grace=timedelta(minutes=15))) == [
+        ("rows", ORPHAN, True),
+        ("record", OWNED, False),  # its function is not in this inventory
+    ]
+    assert ("function", FRESH, True) in found(diagnose(recent, now=NOW, grace=timedelta(minutes=1)))
+
+
+def test_a_record_whose_function_is_gone_is_reported_not_removed():
+    lost = inventory(functions={})
+    findings = [f for f in diagnose(lost, now=NOW, grace=timedelta(0)) if f.kind == "record"]
+    assert found(findings) == [("record", OWNED, False)]
+    assert "ann" in findings[0].reason

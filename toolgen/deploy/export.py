@@ -1,0 +1,217 @@
+"""`toolgen export`: one tool as a bundle a person can deploy on their own AWS account, without the platform.
+
+The bundle is the tool as the platform runs it: its ToolProgram, its OpenAPI document, the same 3-line handler,
+and the base layer's runtime, with a SAM template for just that tool (its function on the layer, Timeout 10 s,
+reserved concurrency 5, published behind ``live`` with a function URL; its own table and token secret). Its page
+is rendered to call its own origin and is served by the tool itself at ``GET /`` to a browser, so the person
+needs no bucket and no CORS. `sam validate --lint` passes on the template (tests/e2e/test_export.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from toolgen.deploy.package import runtime_files
+from toolgen.deploy.plan import HANDLER, RUNTIME, TOOL_ALIAS
+from toolgen.paths import TOOL_HANDLER
+from toolgen.program import ToolProgram
+from toolgen.runtime.app import PAGE_FILE
+from toolgen.ui import render_page
+
+README = """# {title}
+
+Exported from toolgen (tool `{tool_id}`, a {archetype}), to run on your own AWS account.
+
+| File | What it is |
+|---|---|
+| `template.yaml` | SAM: its function (Timeout {timeout} s, {concurrency} at once, `live`, URL), table, secret, layer |
+| `function/` | the handler, `program.json` (what the tool does, as data) and `page.json` (its page) |
+| `layer/python/` | the toolgen runtime and its pinned requirements, as the platform's base layer carries them |
+| `openapi.json` | the tool's OpenAPI 3.1 document (its `servers` entry is the platform's URL: use your `ToolUrl`) |
+| `program.json` | the ToolProgram, for reading |
+
+Deploy (the SAM CLI and AWS credentials; nothing to build):
+
+    sam deploy --guided            # the ToolUrl output is your tool; open it in a browser for its page
+
+Call it: every call needs `Authorization: Bearer <token>` for `{owner}`, signed with the stack's secret:
+
+    export TOOLGEN_SECRET="$(aws secretsmanager get-secret-value --secret-id <TokenSecret output> \\
+        --query SecretString --output text)"
+    toolgen token --user {owner}    # signed with TOOLGEN_SECRET; tokens of any other user are refused
+
+Open `<ToolUrl>#token=<token>` for the page. Data is not exported: the tool starts empty.
+To use an existing toolgen base layer instead of `layer/`, pass `BaseLayerArn`. Tear down: `sam delete`.
+"""
+
+
+def bundle_template(
+    *, tool_id: str, title: str, archetype: str, owner: str, timeout_s: int, concurrency: int, memory_mb: int = 256
+) -> dict[str, Any]:
+    """The SAM template of one exported tool."""
+    secret = {"Fn::If": ["CreateTokenSecret", {"Ref": "TokenSecret"}, {"Ref": "TokenSecretArn"}]}
+    return {
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Transform": "AWS::Serverless-2016-10-31",
+        "Description": f"toolgen tool {tool_id}: {title}"[:1024],
+        "Parameters": {
+            "BaseLayerArn": {
+                "Type": "String",
+                "Default": "",
+                "Description": "An existing toolgen base layer; empty deploys the one in layer/.",
+            },
+            "TokenSecretArn": {
+                "Type": "String",
+                "Default": "",
+                "Description": "A Secrets Manager secret holding the token-signing key; empty creates one.",
+            },
+        },
+        "Conditions": {
+            "BundledLayer": {"Fn::Equals": [{"Ref": "BaseLayerArn"}, ""]},
+            "CreateTokenSecret": {"Fn::Equals": [{"Ref": "TokenSecretArn"}, ""]},
+        },
+        "Resources": {
+            "BaseLayer": {
+                "Type": "AWS::Serverless::LayerVersion",
+                "Condition": "BundledLayer",
+                "Properties": {
+                    "Description": "toolgen tool runtime and its pinned requirements",
+                    "ContentUri": "layer/",
+                    "CompatibleRuntimes": [RUNTIME],
+                    "CompatibleArchitectures": ["x86_64"],
+                },
+            },
+            "TokenSecret": {
+                "Type": "AWS::SecretsManager::Secret",
+                "Condition": "CreateTokenSecret",
+                "Properties": {
+                    "Description": f"bearer-token signing key of toolgen tool {tool_id}",
+                    "GenerateSecretString": {"PasswordLength": 48, "ExcludePunctuation": True},
+                },
+            },
+            "Table": {
+                "Type": "AWS::DynamoDB::Table",
+                "Properties": {
+                    "BillingMode": "PAY_PER_REQUEST",
+                    "AttributeDefinitions": [
+                        {"AttributeName": "pk", "AttributeType": "S"},
+                        {"AttributeName": "sk", "AttributeType": "S"},
+                    ],
+                    "KeySchema": [
+                        {"AttributeName": "pk", "KeyType": "HASH"},
+                        {"AttributeName": "sk", "KeyType": "RANGE"},
+                    ],
+                    "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
+                    "SSESpecification": {"SSEEnabled": True},
+                },
+            },
+            "ToolFunction": {
+                "Type": "AWS::Serverless::Function",
+                "Properties": {
+                    "Description": f"toolgen tool {tool_id}: {title}"[:256],
+                    "CodeUri": "function/",
+                    "Handler": HANDLER,
+                    "Runtime": RUNTIME,
+                    "Architectures": ["x86_64"],
+                    "Timeout": timeout_s,
+                    "MemorySize": memory_mb,
+                    "ReservedConcurrentExecutions": concurrency,
+                    "AutoPublishAlias": TOOL_ALIAS,
+                    "Layers": [{"Fn::If": ["BundledLayer", {"Ref": "BaseLayer"}, {"Ref": "BaseLayerArn"}]}],
+                    "FunctionUrlConfig": {
+                        "AuthType": "NONE",  # the runtime checks the bearer token on every call
+                        "Cors": {
+                            "AllowOrigins": ["*"],  # tokens travel in a header, never in cookies
+                            "AllowMethods": ["GET", "POST", "PATCH", "DELETE"],
+                            "AllowHeaders": ["authorization", "content-type"],
+                            "MaxAge": 600,
+                        },
+                    },
+                    "Environment": {
+                        "Variables": {
+                            "TABLE_NAME": {"Ref": "Table"},
+                            "TOOL_ID": tool_id,
+                            "TOOL_OWNER": owner,
+                            "TOOLGEN_SECRET_ARN": secret,
+                        }
+                    },
+                    "Policies": [
+                        {
+                            "Statement": [
+                                {
+                                    "Effect": "Allow",
+                                    "Action": [
+                                        "dynamodb:GetItem",
+                                        "dynamodb:PutItem",
+                                        "dynamodb:UpdateItem",
+                                        "dynamodb:DeleteItem",
+                                        "dynamodb:Query",
+                                    ],
+                                    "Resource": {"Fn::GetAtt": ["Table", "Arn"]},
+                                    "Condition": {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TOOL#*"]}},
+                                },
+                                {"Effect": "Allow", "Action": "secretsmanager:GetSecretValue", "Resource": secret},
+                            ]
+                        }
+                    ],
+                    "Tags": {"toolgen:tool": tool_id, "toolgen:archetype": archetype, "toolgen:user": owner},
+                },
+            },
+        },
+        "Outputs": {
+            "ToolUrl": {
+                "Description": "The tool: its API, and its page for a browser",
+                "Value": {"Fn::GetAtt": ["ToolFunctionUrl", "FunctionUrl"]},
+            },
+            "TokenSecret": {"Description": "The secret that signs this tool's tokens", "Value": secret},
+        },
+    }
+
+
+def bundle_files(detail: dict[str, Any]) -> list[tuple[str, bytes]]:
+    """The bundle of a tool as the platform's GET /v1/tools/{id} describes it, as (path, content) pairs."""
+    program = ToolProgram.model_validate(detail["program"])
+    owner, tool_id = str(detail["owner"]), str(detail["tool_id"])
+    page = render_page(program, "")  # served by the tool itself: it calls its own origin
+    template = bundle_template(
+        tool_id=tool_id,
+        title=program.title,
+        archetype=program.archetype,
+        owner=owner,
+        timeout_s=min(10, program.limits.timeout_s),
+        concurrency=min(5, program.limits.concurrency),
+    )
+    program_json = program.model_dump_json(indent=1).encode()
+    readme = README.format(
+        title=program.title,
+        tool_id=tool_id,
+        archetype=program.archetype,
+        owner=owner,
+        timeout=template["Resources"]["ToolFunction"]["Properties"]["Timeout"],
+        concurrency=template["Resources"]["ToolFunction"]["Properties"]["ReservedConcurrentExecutions"],
+    )
+    return [
+        ("README.md", readme.encode()),
+        ("template.yaml", yaml.safe_dump(template, sort_keys=False, allow_unicode=True).encode()),
+        ("openapi.json", json.dumps(detail["openapi"], indent=1, ensure_ascii=False).encode()),
+        ("program.json", program_json),
+        ("function/app.py", TOOL_HANDLER.read_bytes()),
+        ("function/program.json", program_json),
+        (f"function/{PAGE_FILE}", json.dumps({"html": page.html, "csp": page.csp}, ensure_ascii=False).encode()),
+        *runtime_files(prefix="layer/python/"),
+    ]
+
+
+def write_bundle(detail: dict[str, Any], out: Path) -> Path:
+    """Write the bundle under ``out`` (which must not exist yet, so nothing of the person's is overwritten)."""
+    if out.exists():
+        raise FileExistsError(f"{out} already exists")
+    for name, content in bundle_files(detail):
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+    return out

@@ -1,0 +1,94 @@
+"""Operator commands that work on the platform's resources directly, with the operator's AWS credentials.
+
+`toolgen doctor` is not a call of the platform API (no person's token may list everyone's tools): it reads the
+account itself. Where the platform is comes from, in order: ``--stack NAME`` (the CloudFormation stack's
+outputs), TABLE_NAME / BUCKET_NAME / TOOL_FUNCTION_PREFIX in the environment, or a running `toolgen serve`
+(which writes TOOLGEN_HOME/serve.json with its emulator's address).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from dataclasses import dataclass
+from datetime import timedelta
+
+from toolgen import aws
+from toolgen.auth import state_dir
+from toolgen.config import TOOL_FUNCTION_PREFIX
+from toolgen.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class PlatformLocation:
+    table: str
+    bucket: str
+    tool_function_prefix: str
+    where: str
+
+
+def _from_stack(stack: str) -> PlatformLocation:
+    try:
+        found = aws.client("cloudformation").describe_stacks(StackName=stack)["Stacks"][0]
+    except Exception as e:
+        if aws.is_aws_error(e):
+            raise aws.translate(e, f"cloudformation describe_stacks {stack}") from e
+        raise
+    outputs = {o["OutputKey"]: o["OutputValue"] for o in found.get("Outputs", [])}
+    missing = [k for k in ("TableName", "PagesBucketName", "ToolFunctionPrefix") if k not in outputs]
+    if missing:
+        raise ConfigError(f"stack {stack} has no output {', '.join(missing)}: is it a toolgen stack, up to date?")
+    return PlatformLocation(outputs["TableName"], outputs["PagesBucketName"], outputs["ToolFunctionPrefix"], stack)
+
+
+def locate(stack: str | None) -> PlatformLocation:
+    """Where the platform is (see the module's docstring); ConfigError naming the three ways when none applies."""
+    if stack:
+        return _from_stack(stack)
+    if os.environ.get("TABLE_NAME"):
+        if not os.environ.get("BUCKET_NAME"):
+            raise ConfigError("TABLE_NAME is set but BUCKET_NAME is not")
+        prefix = os.environ.get("TOOL_FUNCTION_PREFIX") or TOOL_FUNCTION_PREFIX
+        return PlatformLocation(os.environ["TABLE_NAME"], os.environ["BUCKET_NAME"], prefix, "the environment")
+    state = state_dir() / "serve.json"
+    if state.exists():
+        local = json.loads(state.read_text())
+        os.environ.update(local["aws"])  # this process now talks to the running emulator
+        aws.reset_clients()
+        return PlatformLocation(local["table"], local["bucket"], local["tool_function_prefix"], local["url"])
+    raise ConfigError(
+        "where is the platform? give --stack NAME, or set TABLE_NAME and BUCKET_NAME, or start `toolgen serve`"
+    )
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from toolgen.deploy.doctor import Doctor
+
+    where = locate(args.stack)
+    doctor = Doctor(table_name=where.table, bucket_name=where.bucket, tool_function_prefix=where.tool_function_prefix)
+    findings = doctor.examine(grace=timedelta(minutes=args.grace), everything=args.all)
+    for finding in findings:
+        print(finding)
+    removable = [f for f in findings if f.removable]
+    if not findings:
+        print(f"all well: every tool resource of {where.where} has its record")
+        return 0
+    if args.fix:
+        removed = doctor.fix(removable)
+        print(f"removed {len(removed)}; {len(findings) - len(removed)} to look at by hand")
+        return 0 if len(removed) == len(findings) else 1
+    print(f"{len(removable)} to remove (run again with --fix), {len(findings) - len(removable)} to look at by hand")
+    return 1
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """The operator commands, on the `toolgen` parser."""
+    s = sub.add_parser("doctor", help="find tool functions, pages and rows no record owns (operator; --fix removes)")
+    s.add_argument("--stack", help="the CloudFormation stack (default: environment, else a running toolgen serve)")
+    s.add_argument("--fix", action="store_true", help="remove what is found")
+    s.add_argument("--all", action="store_true", help="every tool's function, page and rows, owned or not (teardown)")
+    s.add_argument(
+        "--grace", type=float, default=15.0, help="minutes: leave alone anything changed this recently (default 15)"
+    )
+    s.set_defaults(func=cmd_doctor)
