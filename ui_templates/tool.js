@@ -1,13 +1,16 @@
 // The page of a generated tool: widgets built from the ToolProgram, talking only to the tool's own URL.
-// Everything a person typed is put on the page with textContent, never as HTML.
+// Everything a person typed, and everything the tool answers, is put on the page with textContent, never as
+// HTML; listeners are added here (the CSP allows this script only, so no inline handler could run anyway).
 (function () {
   "use strict";
   const config = JSON.parse(document.getElementById("tool-config").textContent);
   const L = config.labels;
+  const SVG = "http://www.w3.org/2000/svg";
   const statusEl = document.getElementById("status");
   const widgets = document.getElementById("widgets");
   const refreshers = [];
   let token = null;
+  let uid = 0;
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -16,6 +19,13 @@
       else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : String(v));
     }
     for (const child of children || []) node.appendChild(child);
+    return node;
+  }
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = text;
     return node;
   }
 
@@ -29,6 +39,24 @@
     return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
   }
 
+  // The program's date defaults, as the runtime resolves them: "$today", "$next:MM-DD" (the next such day).
+  function resolveDefault(value) {
+    if (value === "$today") return today();
+    if (typeof value === "string" && value.startsWith("$next:")) {
+      const now = today();
+      const thisYear = now.slice(0, 4) + "-" + value.slice(6);
+      return thisYear >= now ? thisYear : String(Number(now.slice(0, 4)) + 1) + "-" + value.slice(6);
+    }
+    return value;
+  }
+
+  class ApiError extends Error {
+    constructor(message, details) {
+      super(message);
+      this.details = details && typeof details === "object" ? details : null;
+    }
+  }
+
   async function call(method, path, body, query) {
     // An empty tool_url: the page is served by the tool itself (an exported bundle), so it calls its own origin.
     const url = new URL((config.tool_url || location.origin).replace(/\/$/, "") + path);
@@ -38,35 +66,73 @@
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    const res = await fetch(url, init);
+    let res;
+    try {
+      res = await fetch(url, init);
+    } catch (err) {
+      throw new ApiError(L.unreachable);
+    }
     const text = await res.text();
-    const data = text ? JSON.parse(text) : null;
-    if (!res.ok) throw new Error((data && data.message) || res.status + " " + res.statusText);
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch (err) {
+      data = null;
+    }
+    if (!res.ok) throw new ApiError((data && data.message) || res.status + " " + res.statusText, data && data.details);
     return data;
   }
 
-  function input(name, spec) {
-    const attrs = { name, id: "f-" + name + "-" + Math.random().toString(36).slice(2, 8) };
+  // A widget's own loading and error states: "Loading…" until its data comes, the API's message if it fails.
+  function loader(box, render) {
+    return async function refresh() {
+      box.setAttribute("aria-busy", "true");
+      if (!box.childNodes.length) box.appendChild(el("p", { class: "loading", text: L.loading }));
+      try {
+        const result = await render();
+        return result;
+      } catch (err) {
+        box.replaceChildren(el("p", { class: "widget-error", role: "alert", text: err.message }));
+        throw err;
+      } finally {
+        box.removeAttribute("aria-busy");
+      }
+    };
+  }
+
+  function field(name, spec, value) {
+    const id = "f-" + name + "-" + ++uid;
+    const errorId = id + "-error";
+    const attrs = { name, id, "aria-describedby": errorId };
     let control;
     if (spec.enum) {
       control = el("select", attrs, spec.enum.map((v) => el("option", { value: v, text: v })));
-      if (spec.default !== null && spec.default !== undefined) control.value = spec.default;
     } else if (spec.type === "text") {
       control = el("textarea", { ...attrs, rows: 2, maxlength: spec.max_length });
     } else if (spec.type === "boolean") {
-      control = el("input", { ...attrs, type: "checkbox", checked: spec.default === true });
+      control = el("input", { ...attrs, type: "checkbox" });
     } else {
       const type = { number: "number", integer: "number", date: "date", time: "time" }[spec.type] || "text";
-      control = el("input", { ...attrs, type, step: spec.type === "number" ? "any" : null,
+      control = el("input", { ...attrs, type, step: spec.type === "number" ? "any" : spec.type === "integer" ? 1 : null,
         min: spec.minimum, max: spec.maximum, maxlength: type === "text" ? spec.max_length : null });
-      const dflt = spec.default === "$today" ? today() : spec.default;
-      if (dflt !== null && dflt !== undefined) control.value = dflt;
     }
+    const initial = value !== undefined ? value : resolveDefault(spec.default);
+    // set as the control's default too, so a form reset after a save brings the defaults back
+    if (spec.type === "boolean") control.checked = control.defaultChecked = initial === true;
+    else if (spec.enum) {
+      for (const option of control.options) option.defaultSelected = option.value === String(initial);
+      if (initial !== null && initial !== undefined) control.value = initial;
+    } else if (initial !== null && initial !== undefined) control.value = control.defaultValue = initial;
     if (spec.required) control.required = true;
-    return el("label", { for: attrs.id }, [document.createTextNode(spec.label || name), control]);
+    const label = el("label", { for: id, class: spec.type === "boolean" ? "check" : null });
+    const text = document.createTextNode(spec.label || name);
+    if (spec.type === "boolean") label.append(control, text);
+    else label.append(text, control);
+    label.appendChild(el("span", { class: "field-error", id: errorId }));
+    return label;
   }
 
-  function readForm(form, fields) {
+  function readForm(form, fields, only) {
     const out = {};
     for (const [name, spec] of Object.entries(fields)) {
       const control = form.elements[name];
@@ -75,25 +141,52 @@
       else if (spec.type === "number" || spec.type === "integer") out[name] = Number(control.value);
       else out[name] = control.value;
     }
-    return out;
+    if (!only) return out;
+    const changed = {};  // an edit sends what changed
+    for (const [k, v] of Object.entries(out)) if (only[k] !== v) changed[k] = v;
+    return changed;
   }
 
-  function formWidget(fields, buttonText, onSubmit) {
-    const form = el("form", {}, Object.entries(fields).map(([n, s]) => input(n, s)));
-    form.appendChild(el("button", { type: "submit", text: buttonText }));
+  function showErrors(form, err) {
+    for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+    for (const span of form.querySelectorAll(".field-error")) span.textContent = "";
+    let placed = false;
+    for (const [name, problem] of Object.entries((err && err.details) || {})) {
+      const control = form.elements[name];
+      if (!control || !control.getAttribute) continue;
+      control.setAttribute("aria-invalid", "true");
+      document.getElementById(control.getAttribute("aria-describedby")).textContent = err.message || problem;
+      placed = true;
+    }
+    return placed;
+  }
+
+  function formWidget(kind, fields, buttonText, onSubmit, options) {
+    const opts = options || {};
+    const form = el("form", { class: opts.inline ? "inline" : null, "data-form": kind },
+      Object.entries(fields).map(([n, s]) => field(n, s, opts.values ? opts.values[n] : undefined)));
+    const submit = el("button", { type: "submit", text: buttonText });
+    form.appendChild(submit);
+    for (const extra of opts.extra || []) form.appendChild(extra);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      if (!form.reportValidity()) return;  // the browser's own messages for required, min, max
+      submit.disabled = true;
       try {
-        await onSubmit(readForm(form, fields), form);
+        await onSubmit(readForm(form, fields, opts.values), form);
+        showErrors(form, null);
       } catch (err) {
-        say(err.message, true);
+        if (!showErrors(form, err)) say(err.message, true);
+        else say("");
+      } finally {
+        submit.disabled = false;
       }
     });
     return form;
   }
 
   function show(value) {
-    if (value === null || value === undefined) return "—";
+    if (value === null || value === undefined || value === "") return "—";
     if (Array.isArray(value)) {
       if (!value.length) return "—";
       // a list of records (who pays whom): "Bob → Me: 130"
@@ -104,73 +197,142 @@
       };
       return value.map(one).join("; ");
     }
-    if (typeof value === "boolean") return value ? "✓" : "";
+    if (typeof value === "boolean") return value ? "✓" : "✗";
     if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => k + " " + show(v)).join(", ");
     return String(value);
   }
 
+  function metricName(name) {
+    return L.metrics[name] || name;
+  }
+
   function statsWidget(op) {
-    const box = el("div", { class: "stats", "data-op": op.id });
-    async function refresh() {
+    const box = el("div", { class: "stats", "data-op": op.id, "aria-live": "polite", "aria-label": op.summary || op.id });
+    refreshers.push(loader(box, async () => {
       const data = await call("GET", op.path);
       box.replaceChildren();
       if (data.groups) {
         if (!data.groups.length) box.appendChild(el("p", { class: "empty", text: L.empty }));
         for (const g of data.groups) {
-          const parts = Object.entries(g.metrics).map(([k, v]) => (L.metrics[k] || k) + " " + show(v));
-          box.appendChild(el("div", { class: "stat" }, [el("b", { text: g.key }), el("span", { text: parts.join(" · ") })]));
+          const parts = Object.entries(g.metrics).map(([k, v]) => metricName(k) + " " + show(v));
+          box.appendChild(el("div", { class: "stat" }, [el("b", { text: show(g.key) }), el("span", { text: parts.join(" · ") })]));
         }
       } else {
-        for (const [k, v] of Object.entries(data.metrics)) {
-          box.appendChild(el("div", { class: "stat" }, [el("b", { text: show(v) }), el("span", { text: L.metrics[k] || k })]));
+        for (const [k, v] of Object.entries(data.metrics || data)) {
+          box.appendChild(el("div", { class: "stat", "data-metric": k }, [el("b", { text: show(v) }), el("span", { text: metricName(k) })]));
         }
       }
-    }
-    refreshers.push(refresh);
+    }));
     return box;
+  }
+
+  // A series (a date field and a number field): the last 14 days with data, as bars drawn here in SVG.
+  function seriesOf(entity) {
+    const names = Object.entries(entity.fields);
+    const date = names.find(([, s]) => s.type === "date");
+    const number = names.find(([, s]) => (s.type === "number" || s.type === "integer") && !s.enum);
+    return date && number ? { date: date[0], value: number[0], label: number[1].label || number[0] } : null;
+  }
+
+  function drawChart(box, series, items) {
+    const sums = new Map();
+    for (const row of items) {
+      const day = row[series.date];
+      const v = Number(row[series.value]);
+      if (day && !Number.isNaN(v)) sums.set(day, (sums.get(day) || 0) + v);
+    }
+    const days = [...sums.keys()].sort().slice(-14);
+    box.replaceChildren();
+    if (!days.length) return;
+    const w = 600, h = 160, pad = 24, gap = 6;
+    const max = Math.max(...days.map((d) => sums.get(d)), 1);
+    const bw = Math.min(48, (w - 2 * pad) / days.length - gap);
+    const title = L.chart.replace("{label}", series.label);
+    const chart = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title });
+    chart.appendChild(svg("title", {}, title));
+    chart.appendChild(svg("line", { class: "axis", x1: pad, y1: h - pad, x2: w - pad, y2: h - pad }));
+    days.forEach((day, i) => {
+      const v = sums.get(day);
+      const bh = Math.max(2, ((h - 2 * pad) * v) / max);
+      const x = pad + i * (bw + gap) + gap / 2;
+      chart.appendChild(svg("rect", { class: "bar", x, y: h - pad - bh, width: Math.max(bw, 2), height: bh, rx: 3 }));
+      chart.appendChild(svg("text", { x: x + bw / 2, y: h - pad - bh - 4, "text-anchor": "middle" }, show(v)));
+      chart.appendChild(svg("text", { x: x + bw / 2, y: h - 8, "text-anchor": "middle" }, day.slice(5)));
+    });
+    box.appendChild(el("h3", { text: title }));
+    box.appendChild(chart);
   }
 
   function tableWidget(op, entity, ops) {
     const fields = entity.fields;
     const del = ops.find((o) => o.kind === "delete" && o.entity === op.entity);
     const upd = ops.find((o) => o.kind === "update" && o.entity === op.entity);
-    const wrap = el("div", { "data-op": op.id });
-    async function refresh() {
+    const series = seriesOf(entity);
+    const chartBox = series ? el("div", { class: "chart", "data-chart": op.id }) : null;
+    const wrap = el("div", { class: "table-wrap", "data-op": op.id, "aria-live": "polite" });
+    const computed = Object.keys(op.computed || {});
+
+    function row(item) {
+      const tr = el("tr", { "data-id": item.id });
+      for (const [name, spec] of Object.entries(fields)) {
+        const td = el("td");
+        if (spec.type === "boolean" && upd) {
+          const box = el("input", { type: "checkbox", "aria-label": (spec.label || name) + ": " + show(item[Object.keys(fields)[0]]), checked: item[name] === true });
+          box.addEventListener("change", () => act(() => call("PATCH", upd.path.replace("{id}", item.id), { [name]: box.checked })));
+          td.appendChild(box);
+        } else {
+          td.textContent = show(item[name]);
+        }
+        tr.appendChild(td);
+      }
+      for (const name of computed) tr.appendChild(el("td", { text: show(item[name]) }));
+      if (upd || del) {
+        const actions = el("td", { class: "actions" });
+        if (upd) {
+          const edit = el("button", { type: "button", class: "quiet", text: L.edit });
+          edit.addEventListener("click", () => tr.replaceWith(editRow(item)));
+          actions.appendChild(edit);
+        }
+        if (del) {
+          const button = el("button", { type: "button", class: "link", text: L.delete });
+          button.addEventListener("click", () => act(() => call("DELETE", del.path.replace("{id}", item.id))));
+          actions.appendChild(button);
+        }
+        tr.appendChild(actions);
+      }
+      return tr;
+    }
+
+    function editRow(item) {
+      const cancel = el("button", { type: "button", class: "quiet", text: L.cancel });
+      const cell = el("td", { colspan: Object.keys(fields).length + computed.length + 1 });
+      const form = formWidget("edit", fields, L.save_changes, async (changes) => {
+        if (Object.keys(changes).length) await call("PATCH", upd.path.replace("{id}", item.id), changes);
+        say(L.saved);
+        await refreshAll();
+      }, { values: item, inline: true, extra: [cancel] });
+      const tr = el("tr", { "data-id": item.id, class: "editing" }, [cell]);
+      cell.appendChild(form);
+      cancel.addEventListener("click", () => tr.replaceWith(row(item)));
+      setTimeout(() => form.querySelector("input, select, textarea").focus(), 0);
+      return tr;
+    }
+
+    refreshers.push(loader(wrap, async () => {
       const data = await call("GET", op.path);
       wrap.replaceChildren();
+      if (chartBox) drawChart(chartBox, series, data.items);
       if (!data.items.length) {
         wrap.appendChild(el("p", { class: "empty", text: L.empty }));
         return;
       }
-      const computed = Object.keys(op.computed || {});
       const head = el("tr", {}, Object.entries(fields).map(([n, s]) => el("th", { scope: "col", text: s.label || n })));
-      for (const name of computed) head.appendChild(el("th", { scope: "col", text: L.metrics[name] || name }));
-      if (del) head.appendChild(el("th", { scope: "col", text: "" }));
-      const body = data.items.map((row) => {
-        const tr = el("tr", { "data-id": row.id });
-        for (const [name, spec] of Object.entries(fields)) {
-          const td = el("td");
-          if (spec.type === "boolean" && upd) {
-            const box = el("input", { type: "checkbox", "aria-label": spec.label || name, checked: row[name] === true });
-            box.addEventListener("change", () => act(() => call("PATCH", upd.path.replace("{id}", row.id), { [name]: box.checked })));
-            td.appendChild(box);
-          } else {
-            td.textContent = show(row[name]);
-          }
-          tr.appendChild(td);
-        }
-        for (const name of computed) tr.appendChild(el("td", { text: show(row[name]) }));
-        if (del) {
-          const button = el("button", { type: "button", class: "link", text: L.delete });
-          button.addEventListener("click", () => act(() => call("DELETE", del.path.replace("{id}", row.id))));
-          tr.appendChild(el("td", {}, [button]));
-        }
-        return tr;
-      });
-      wrap.appendChild(el("table", {}, [el("thead", {}, [head]), el("tbody", {}, body)]));
-    }
-    refreshers.push(refresh);
-    return wrap;
+      for (const name of computed) head.appendChild(el("th", { scope: "col", text: metricName(name) }));
+      if (upd || del) head.appendChild(el("th", { scope: "col" }, [el("span", { class: "sr-only", text: L.actions })]));
+      wrap.appendChild(el("table", {}, [el("thead", {}, [head]), el("tbody", {}, data.items.map(row))]));
+    }));
+    return chartBox ? [chartBox, wrap] : [wrap];
   }
 
   async function act(fn) {
@@ -184,20 +346,16 @@
   }
 
   async function refreshAll() {
-    for (const refresh of refreshers) {
-      try {
-        await refresh();
-      } catch (err) {
-        say(err.message, true);
-      }
-    }
+    const results = await Promise.allSettled(refreshers.map((refresh) => refresh()));
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed) say(failed.reason.message, true);
   }
 
   function computeWidget(op) {
-    const output = el("p", { class: "output", "aria-live": "polite" });
-    const form = formWidget(op.inputs, op.summary || L.run, async (values) => {
+    const output = el("p", { class: "output", "aria-live": "polite", "data-output": op.id });
+    const form = formWidget("compute", op.inputs, op.summary || L.run, async (values) => {
       const data = op.method === "GET" ? await call("GET", op.path, undefined, values) : await call("POST", op.path, values);
-      output.textContent = Object.entries(data).map(([k, v]) => (L.metrics[k] || k) + ": " + show(v)).join("  ·  ");
+      output.textContent = Object.entries(data).map(([k, v]) => metricName(k) + ": " + show(v)).join("  ·  ");
       say("");
     });
     return [form, output];
@@ -205,44 +363,58 @@
 
   function fetchWidget(op) {
     if (Object.keys(op.inputs || {}).length) return computeWidget(op);  // a lookup with inputs: a form
-    const list = el("ol", { class: "ranking", "data-op": op.id });
-    const button = el("button", { type: "button", text: L.load });
-    async function refresh() {
+    const list = el("ol", { class: "ranking", "data-op": op.id, "aria-live": "polite" });
+    const button = el("button", { type: "button", class: "secondary", text: L.load });
+    const refresh = loader(list, async () => {
       const data = await call("GET", op.path);
       list.replaceChildren(...data.items.map((item) => {
-        const name = item.city || item.name || "";
-        return el("li", { text: name + " — " + show(item.value) });
+        const name = item[op.label_field] || item.city || item.name || "";
+        return el("li", {}, [el("b", { text: show(name) }), document.createTextNode(" — " + show(item.value))]);
       }));
-    }
+      if (!data.items.length) list.appendChild(el("li", { class: "empty", text: L.empty }));
+    });
     button.addEventListener("click", () => refresh().then(() => say("")).catch((err) => say(err.message, true)));
     refreshers.push(refresh);  // read-only: load it when the page opens
     return [button, list];
   }
 
+  function section(title, children) {
+    return el("section", { class: "card" }, [el("h2", { text: title }), ...children]);
+  }
+
   function build() {
     const ops = config.operations;
     for (const [name, entity] of Object.entries(config.entities)) {
-      const section = el("section", { class: "card" }, [el("h2", { text: entity.label || name })]);
-      for (const op of ops.filter((o) => o.entity === name && o.kind === "aggregate")) section.appendChild(statsWidget(op));
+      const parts = [];
+      for (const op of ops.filter((o) => o.entity === name && o.kind === "aggregate")) parts.push(statsWidget(op));
       const create = ops.find((o) => o.entity === name && o.kind === "create");
       if (create) {
-        section.appendChild(formWidget(entity.fields, L.add, async (values, form) => {
+        parts.push(formWidget("create", entity.fields, L.add, async (values, form) => {
           await call("POST", create.path, values);
           form.reset();
           say(L.saved);
           await refreshAll();
         }));
       }
-      for (const op of ops.filter((o) => o.entity === name && o.kind === "list")) section.appendChild(tableWidget(op, entity, ops));
-      widgets.appendChild(section);
+      for (const op of ops.filter((o) => o.entity === name && o.kind === "list")) parts.push(...tableWidget(op, entity, ops));
+      widgets.appendChild(section(entity.label || name, parts));
     }
-    for (const op of ops.filter((o) => o.kind === "compute")) {
-      widgets.appendChild(el("section", { class: "card" }, [el("h2", { text: op.summary || op.id }), ...computeWidget(op)]));
-    }
-    for (const op of ops.filter((o) => o.kind === "fetch")) {
-      const section = el("section", { class: "card" }, [el("h2", { text: op.summary || op.id }), ...fetchWidget(op)]);
-      widgets.appendChild(section);
-    }
+    for (const op of ops.filter((o) => o.kind === "compute")) widgets.appendChild(section(op.summary || op.id, computeWidget(op)));
+    for (const op of ops.filter((o) => o.kind === "fetch")) widgets.appendChild(section(op.summary || op.id, fetchWidget(op)));
+  }
+
+  function setupMode() {
+    const root = document.documentElement;
+    const toggle = document.getElementById("mode-toggle");
+    const saved = localStorage.getItem("toolgen-mode");
+    if (saved === "light" || saved === "dark") root.dataset.mode = saved;  // the person's own choice wins
+    const isDark = () => (root.dataset.mode ? root.dataset.mode === "dark" : matchMedia("(prefers-color-scheme: dark)").matches);
+    toggle.setAttribute("aria-pressed", String(isDark()));
+    toggle.addEventListener("click", () => {
+      root.dataset.mode = isDark() ? "light" : "dark";
+      localStorage.setItem("toolgen-mode", root.dataset.mode);
+      toggle.setAttribute("aria-pressed", String(isDark()));
+    });
   }
 
   function start() {
@@ -263,13 +435,9 @@
       return;
     }
     build();
-    refreshAll();
+    refreshAll().then(() => document.body.setAttribute("data-ready", "true"));
   }
 
-  document.getElementById("mode-toggle").addEventListener("click", () => {
-    const root = document.documentElement;
-    const dark = root.dataset.mode ? root.dataset.mode === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
-    root.dataset.mode = dark ? "light" : "dark";
-  });
+  setupMode();
   start();
 })();

@@ -11,10 +11,9 @@ from tests.unit.test_planner import PROMPTS
 from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
 from toolgen.ui import render_page
-from toolgen.ui.render import templates_dir
-from toolgen.ui.theme import mix, tokens
 
 TOOL_URL = "https://abc.lambda-url.us-east-1.on.aws"
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # a name for createElementNS, never fetched
 HOSTILE = '<script>alert(1)</script> "><img src=x onerror=alert(1)> log my runs'
 
 
@@ -75,22 +74,8 @@ def test_pages_carry_the_theme_and_no_inline_handlers(prompt):
     assert 'data-theme="macaron-ui-v3"' in html
     assert "--primary: #FF9AA2;" in html and "--radius: 12px;" in html
     assert not inline_handlers(html), "no inline event handlers"
-    urls = re.findall(r"https?://[^\s\"'<>)]+", html)
+    urls = [u for u in re.findall(r"https?://[^\s\"'<>)]+", html) if u != SVG_NAMESPACE]
     assert urls and all(u.startswith(TOOL_URL) for u in urls), "no third-party origins"
-
-
-def test_every_colour_in_the_css_is_a_theme_token():
-    theme = tokens(templates_dir())
-    allowed = {c.upper() for group in ("palette", "light", "dark", "dark_palette") for c in theme[group].values()}
-    css = inline("style", page_for("a todo list").html)[0]
-    colours = {c.upper() for c in re.findall(r"#[0-9A-Fa-f]{6}\b", css)}
-    assert colours and colours <= allowed
-
-
-def test_dark_palette_keeps_30_percent_of_each_colour():
-    theme = tokens(templates_dir())
-    assert theme["dark_palette"]["primary"] == mix("#FF9AA2", theme["dark_base"], 0.3)
-    assert mix("#C8C8C8", "#000000", 0.3) == "#3C3C3C"  # 200 * 0.3 = 60
 
 
 def test_dark_memory_gives_a_dark_page():

@@ -34,6 +34,13 @@ _LABELS = {
         "saved": "Saved.",
         "load": "Load",
         "run": "Run",
+        "edit": "Edit",
+        "cancel": "Cancel",
+        "save_changes": "Save changes",
+        "actions": "Actions",
+        "loading": "Loading…",
+        "chart": "{label}, by day",
+        "unreachable": "The tool could not be reached. Check your connection and try again.",
     },
     "zh": {
         "asked": "你的需求",
@@ -47,6 +54,13 @@ _LABELS = {
         "saved": "已保存。",
         "load": "加载",
         "run": "计算",
+        "edit": "编辑",
+        "cancel": "取消",
+        "save_changes": "保存修改",
+        "actions": "操作",
+        "loading": "加载中…",
+        "chart": "{label}（按天）",
+        "unreachable": "无法连接到工具，请检查网络后重试。",
     },
 }
 _METRICS_ZH = {
@@ -151,7 +165,8 @@ def render_page(program: ToolProgram, tool_url: str) -> Page:
         theme=THEME,
         mode=program.ui.mode,
         labels=_LABELS[program.ui.lang],
-        csp=csp,
+        # frame-ancestors works only as a header (a browser ignores it, and says so, in a <meta> element)
+        csp="; ".join(d for d in csp.split("; ") if not d.startswith("frame-ancestors")),
         css=_trusted(css, "style"),
         script=_trusted(script, "script"),
         config=_config(program, tool_url),
