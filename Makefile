@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam demo serve test test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
+.PHONY: help setup sam browser demo serve test test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -36,6 +36,16 @@ $(SAM_STAMP): constraints-sam.txt
 
 setup: $(STAMP)
 
+# Pages are tested in Debian's chromium, driven by playwright with executable_path (playwright's own browser
+# download cannot work on a machine that reaches only the package registries).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
+
 sam: $(SAM_STAMP)
 
 demo: setup
@@ -44,8 +54,8 @@ demo: setup
 serve: setup
 	$(BIN)/toolgen serve --port $(PORT)
 
-test: setup sam
-	SAM_CLI=$(abspath $(SAM)) $(BIN)/pytest tests
+test: setup sam browser
+	SAM_CLI=$(abspath $(SAM)) CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests
 
 test-unit: setup
 	$(BIN)/pytest tests/unit
@@ -53,8 +63,8 @@ test-unit: setup
 test-functional: setup
 	$(BIN)/pytest tests/functional
 
-test-e2e: setup
-	$(BIN)/pytest tests/e2e
+test-e2e: setup browser
+	CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/e2e
 
 lint: setup
 	$(BIN)/ruff check .

@@ -8,11 +8,13 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -105,12 +107,54 @@ def running_server(home: Path, extra_env: dict[str, str]) -> Iterator[Server]:
             log.close()
 
 
+class StaticSite:
+    """A second origin serving pages as a bucket website would: each page with its CSP header."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, tuple[str, str]] = {}
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                found = site.pages.get(self.path.split("?")[0])
+                body = found[0].encode() if found else b"not found"
+                self.send_response(200 if found else 404)
+                self.send_header("Content-Type", "text/html; charset=utf-8" if found else "text/plain")
+                if found:
+                    self.send_header("Content-Security-Policy", found[1])
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream) -> Iterator[Server]:
+def bucket_site() -> Iterator[StaticSite]:
+    site = StaticSite()
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream, bucket_site: StaticSite) -> Iterator[Server]:
     # Test configuration only: the allowed hosts point at the fixture (a request can never set this), which also
-    # plays the outside fact checker.
+    # plays the outside fact checker; pages may also be served from the bucket-like site's origin.
     overrides = json.dumps({"api.open-meteo.com": upstream.url, "api.frankfurter.dev": upstream.url})
-    extra = {"TOOLGEN_FETCH_OVERRIDES": overrides, "MEMORY_VERIFIER_URL": f"{upstream.url}/verify"}
+    extra = {
+        "TOOLGEN_FETCH_OVERRIDES": overrides,
+        "MEMORY_VERIFIER_URL": f"{upstream.url}/verify",
+        "TOOL_CORS_ORIGINS": bucket_site.url,
+    }
     with running_server(tmp_path_factory.mktemp("serve-home"), extra) as started:
         yield started
 

@@ -114,7 +114,8 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
                 "BASE_LAYER_ARN": layer_arn,
                 "TOOL_FUNCTION_PREFIX": TOOL_FUNCTION_PREFIX,
                 "TOOL_URL_BASE": f"{public_url}/t",
-                "TOOL_CORS_ORIGINS": public_url,  # pages are served here, as the API's origin serves them on AWS
+                # pages are served here, as the API's origin serves them on AWS (and wherever else is configured)
+                "TOOL_CORS_ORIGINS": ",".join(filter(None, (public_url, extra_env.get("TOOL_CORS_ORIGINS")))),
                 "LAMBDA_INVOKE_ENDPOINT": public_url,
                 "POWERTOOLS_SERVICE_NAME": "toolgen-worker",
             },

@@ -22,7 +22,14 @@ from toolgen.local.poller import QueuePoller
 
 logger = logging.getLogger(__name__)
 # Operator settings a developer may pass through to the platform's functions (e.g. a test's fetch fixture).
-PASSTHROUGH = ("TOOLGEN_FETCH_OVERRIDES", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TOOLGEN_MODEL", "TOOLGEN_LLM_TIMEOUT")
+PASSTHROUGH = (
+    "TOOLGEN_FETCH_OVERRIDES",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "TOOLGEN_MODEL",
+    "TOOLGEN_LLM_TIMEOUT",
+    "TOOL_CORS_ORIGINS",  # more origins that may call tools (pages served elsewhere, as from a bucket)
+)
 PASSTHROUGH_PREFIXES = ("MEMORY_",)  # recall's settings and the fact checker (toolgen/memory/scoring.py)
 STATE_FILE = "serve.json"  # where a running platform says where it is, for operator commands (toolgen doctor)
 

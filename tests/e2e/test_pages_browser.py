@@ -1,0 +1,269 @@
+"""Tool pages in a real browser (Debian's chromium, driven by playwright), against a running platform.
+
+Every archetype's page is generated, opened with its token, used for real (a row added, a sum computed, a
+ranking loaded), and photographed in light and dark mode under test-output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.e2e.conftest import ROOT, Server, aws_client, generate
+from tests.helpers import ARCHETYPE_PROMPTS
+from toolgen.ui.render import templates_dir
+from toolgen.ui.theme import tokens
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# As the machine's probe runs it: as root, without the sandbox, and without reaching for Google's services.
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = ROOT / "test-output" / "screenshots"
+THEME = tokens(templates_dir())
+
+
+def rgb(colour: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no chromium at {CHROMIUM}: `make test` installs Debian's (or set CHROMIUM)")
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Watched:
+    """A page with what went wrong in it: uncaught errors, CSP violations, dialogs (an alert is an injection)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", self._console)
+        page.on("dialog", self._dialog)
+
+    def _console(self, message) -> None:
+        if message.type == "error" and "favicon" not in message.text and "Failed to load resource" not in message.text:
+            self.errors.append(message.text)
+
+    def _dialog(self, dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+
+@pytest.fixture
+def watched(browser: Browser) -> Iterator[Watched]:
+    context = browser.new_context(viewport={"width": 900, "height": 1000}, color_scheme="light")
+    seen = Watched(context.new_page())
+    yield seen
+    context.close()
+
+
+def open_tool(seen: Watched, url: str, token: str) -> Page:
+    seen.page.goto(f"{url}#token={token}")
+    seen.page.wait_for_selector("body[data-ready=true]", timeout=20000)
+    return seen.page
+
+
+def make(server: Server, prompt: str, user: str) -> dict:
+    job = generate(server, prompt, user=user)
+    assert job["status"] == "succeeded", job
+    return job
+
+
+def fill_required(form) -> None:
+    """A valid value in every required field the page did not fill itself."""
+    for control in form.locator("input, textarea, select").all():
+        if not control.evaluate("c => c.required && !c.value"):
+            continue
+        kind = control.get_attribute("type") or control.evaluate("c => c.tagName.toLowerCase()")
+        number = 3.0
+        if control.get_attribute("min"):
+            number = max(number, float(control.get_attribute("min")))
+        if control.get_attribute("max"):
+            number = min(number, float(control.get_attribute("max")))
+        value = {"number": f"{number:g}", "date": dt.date.today().isoformat(), "time": "07:15"}.get(
+            kind, "from the browser"
+        )
+        control.fill(value)
+
+
+def until(page: Page, expression: str, timeout: float = 10.0) -> None:
+    """Wait for a JS expression to be true. (Polled with evaluate: Playwright's wait_for_function compiles its
+    predicate with eval, which the page's CSP rightly refuses.)"""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.05)
+
+
+def rows(page: Page) -> int:
+    return page.locator("tbody tr").count()
+
+
+@pytest.mark.parametrize("archetype", sorted(ARCHETYPE_PROMPTS))
+def test_every_archetypes_page_round_trips_data_in_both_modes(server, watched, archetype):
+    user = f"pg-{archetype.replace('_', '-')}"
+    job = make(server, ARCHETYPE_PROMPTS[archetype], user)
+    page = open_tool(watched, job["ui_url"], server.token(user))
+    assert page.locator("html").get_attribute("data-theme") == "macaron-ui-v3"
+
+    create = page.locator("form[data-form=create]")
+    compute = page.locator("form[data-form=compute]")
+    if create.count():
+        before = rows(page)
+        fill_required(create.first)
+        create.first.locator("button[type=submit]").click()
+        until(page, f"document.querySelectorAll('tbody tr').length > {before}")
+    elif compute.count():
+        fill_required(compute.first)
+        compute.first.locator("button[type=submit]").click()
+        output = page.locator("[data-output]").first
+        until(page, "document.querySelector('[data-output]').textContent.length > 0")
+        assert ":" in output.inner_text()
+    else:  # a ranking from a public API (the fixture standing in for it)
+        until(page, "document.querySelectorAll('ol.ranking li b').length > 0")
+    assert not page.locator(".widget-error").count(), page.locator(".widget-error").all_inner_texts()
+    assert "error" not in (page.locator("#status").get_attribute("class") or ""), page.locator("#status").inner_text()
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{archetype}-light.png"), full_page=True)
+    page.locator("#mode-toggle").click()
+    assert page.locator("html").get_attribute("data-mode") == "dark"
+    assert page.locator("#mode-toggle").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == rgb(THEME["dark"]["bg"])
+    page.screenshot(path=str(SHOTS / f"{archetype}-dark.png"), full_page=True)
+    assert not watched.errors and not watched.dialogs
+
+
+def test_a_new_run_shows_in_the_table_the_stats_and_the_chart(server, watched):
+    job = make(server, "I want to log my morning runs", "pg-runner")
+    page = open_tool(watched, job["ui_url"], server.token("pg-runner"))
+    assert page.locator(".empty").first.is_visible()  # the empty state before any run
+    form = page.locator("form[data-form=create]")
+    form.get_by_label("Distance (km)").fill("5.2")
+    form.get_by_label("Minutes").fill("29")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("tbody tr")
+    assert "5.20" in page.locator("tbody tr").first.inner_text()
+    until(page, "document.querySelector('[data-metric=runs] b').textContent === '1'")
+    assert page.locator(".chart rect.bar").count() == 1
+    assert page.locator("#status").inner_text() == "Saved."
+    assert not watched.errors
+
+
+def test_a_task_is_added_edited_ticked_and_deleted_back_to_the_empty_state(server, watched):
+    job = make(server, "a todo list for chores", "pg-todo")
+    page = open_tool(watched, job["ui_url"], server.token("pg-todo"))
+    form = page.locator("form[data-form=create]")
+    form.get_by_label("Task").fill("buy milk")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("tbody tr")
+    page.get_by_role("button", name="Edit").click()
+    edit = page.locator("form[data-form=edit]")
+    edit.get_by_label("Task").fill("buy oat milk")
+    edit.get_by_role("button", name="Save changes").click()
+    until(page, "document.querySelector('tbody tr td').textContent === 'buy oat milk'")
+    page.locator("tbody input[type=checkbox]").check()
+    until(page, "document.getElementById('status').textContent === 'Saved.'")
+    page.reload()  # the token stays in the tab's session storage
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("tbody input[type=checkbox]").is_checked()
+    page.get_by_role("button", name="Delete").click()
+    page.wait_for_selector("p.empty")
+    assert page.locator("p.empty").first.inner_text() == "Nothing here yet."
+    assert not watched.errors
+
+
+def test_the_form_is_usable_from_the_keyboard_with_a_visible_focus_ring(server, watched):
+    job = make(server, "a reading list", "pg-keys")
+    page = open_tool(watched, job["ui_url"], server.token("pg-keys"))
+    first = page.locator("form[data-form=create] input, form[data-form=create] textarea").first
+    first.focus()
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    page.keyboard.type("Dune")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("tbody tr")
+    assert "Dune" in page.locator("tbody tr").first.inner_text()
+
+
+def test_browser_validation_stops_a_bad_value_before_it_is_sent(server, watched):
+    job = make(server, "I want to log my morning runs", "pg-invalid")
+    page = open_tool(watched, job["ui_url"], server.token("pg-invalid"))
+    distance = page.locator("form[data-form=create]").get_by_label("Distance (km)")
+    distance.fill("-3")
+    page.locator("form[data-form=create] button[type=submit]").click()
+    assert distance.evaluate("c => c.validity.rangeUnderflow && c.validationMessage.length > 0")
+    assert page.locator("p.empty").count() >= 1 and rows(page) == 0
+
+
+def test_a_request_with_markup_shows_as_text_and_runs_nothing(server, watched):
+    hostile = 'a todo list <script>alert(1)</script> "><img src=x onerror=alert(1)>'
+    job = make(server, hostile, "pg-hostile")
+    page = open_tool(watched, job["ui_url"], server.token("pg-hostile"))
+    shown = page.locator("header .request").inner_text()
+    assert "<script>alert(1)</script>" in shown and '"><img src=x onerror=alert(1)>' in shown
+    assert page.locator("header img, header script").count() == 0
+    assert watched.dialogs == []
+
+
+def test_a_tool_that_answers_with_an_error_shows_its_message(server, watched):
+    job = make(server, "a reading list", "pg-broken")
+    aws_client(server, "lambda").delete_function(FunctionName=f"toolgen-tool-{job['tool_id']}")
+    watched.page.goto(f"{job['ui_url']}#token={server.token('pg-broken')}")
+    watched.page.wait_for_selector(".widget-error")
+    assert "no such tool" in watched.page.locator(".widget-error").first.inner_text()
+
+
+def test_a_chinese_request_gets_a_chinese_page(server, watched):
+    job = make(server, "我想记录每天晨跑", "pg-zh")
+    page = open_tool(watched, job["ui_url"], server.token("pg-zh"))
+    assert page.locator("html").get_attribute("lang") == "zh"
+    assert page.locator("form[data-form=create] button[type=submit]").inner_text() == "添加"
+
+
+def test_a_page_served_from_the_bucket_calls_its_tool_across_origins(server, watched, bucket_site):
+    job = make(server, "a todo list for chores", "pg-bucket")
+    stored = aws_client(server, "s3").get_object(Bucket="toolgen-pages", Key=f"pages/{job['tool_id']}/index.html")
+    bucket_site.pages[f"/{job['tool_id']}.html"] = (stored["Body"].read().decode(), stored["Metadata"]["csp"])
+    page = open_tool(watched, f"{bucket_site.url}/{job['tool_id']}.html", server.token("pg-bucket"))
+    assert not page.url.startswith(server.url)  # another origin than the tool's
+    page.locator("form[data-form=create]").get_by_label("Task").fill("from the bucket")
+    page.locator("form[data-form=create] button[type=submit]").click()
+    page.wait_for_selector("tbody tr")
+    assert "from the bucket" in page.locator("tbody tr").first.inner_text()
+    assert not watched.errors
+
+
+def test_the_same_page_from_an_origin_the_tool_does_not_allow_cannot_reach_it(server, watched):
+    from tests.e2e.conftest import StaticSite
+
+    job = make(server, "a todo list for chores", "pg-elsewhere")
+    stored = aws_client(server, "s3").get_object(Bucket="toolgen-pages", Key=f"pages/{job['tool_id']}/index.html")
+    elsewhere = StaticSite()
+    try:
+        elsewhere.pages["/p.html"] = (stored["Body"].read().decode(), stored["Metadata"]["csp"])
+        watched.page.goto(f"{elsewhere.url}/p.html#token={server.token('pg-elsewhere')}")
+        watched.page.wait_for_selector(".widget-error")
+        assert "could not be reached" in watched.page.locator(".widget-error").first.inner_text()
+    finally:
+        elsewhere.stop()
