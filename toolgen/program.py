@@ -107,6 +107,9 @@ def check_expression(expr: str, allowed_names: set[str], allowed_calls: frozense
                 raise ValueError(f"expression {expr!r} names {node.id!r}, which is not defined here")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 60:
             raise ValueError(f"expression {expr!r} holds a long string constant")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, complex | bytes):  # found by hypothesis: "0J"
+            kind = type(node.value).__name__
+            raise ValueError(f"expression {expr!r} holds a {kind} constant, which JSON cannot carry")
 
 
 class Entity(Strict):

@@ -98,3 +98,11 @@ def test_runaway_expressions_are_refused_by_the_evaluator_not_run():
 def test_aggregate_reads_at_most_max_rows():
     many = [{"distance": 1} for _ in range(MAX_ROWS + 5)]
     assert aggregate({"n": "count()"}, many, ["distance"]) == {"n": MAX_ROWS}
+
+
+@pytest.mark.parametrize("expr", ["0J", "1 + 2j", "b'x'"])
+def test_constants_json_cannot_carry_are_refused(expr):
+    from toolgen.program import check_expression
+
+    with pytest.raises(ValueError, match="constant"):
+        check_expression(expr, set(), frozenset())
