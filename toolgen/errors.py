@@ -42,6 +42,12 @@ class InvalidInputError(ToolgenError):
     code = "invalid_input"
 
 
+class IdempotencyKeyReusedError(InvalidInputError):
+    """An Idempotency-Key sent again with a different request."""
+
+    code = "idempotency_key_reused"
+
+
 class ConflictError(ToolgenError):
     """The resource is not in a state that allows this change."""
 

@@ -23,14 +23,20 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# "Has something to say": a character that is whitespace neither to Python (which strips it) nor to the JSON
+# Schema regex dialect clients generate from, so the document and the server agree on what a blank text is.
+VISIBLE = r"[^\s\x1c-\x1f\x85\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+Text = StringConstraints(strip_whitespace=True, min_length=1, pattern=VISIBLE)
+
+
 class NewToolRequest(Body):
-    prompt: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_PROMPT)] = Field(
+    prompt: Annotated[str, Text, StringConstraints(max_length=MAX_PROMPT)] = Field(
         description="What the tool should do, in English or Chinese"
     )
 
 
 class NewMemoryRequest(Body):
-    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MEMORY_TEXT)] = Field(
+    text: Annotated[str, Text, StringConstraints(max_length=MAX_MEMORY_TEXT)] = Field(
         description="A fact or preference to remember"
     )
 
@@ -251,7 +257,7 @@ class HistoryView(BaseModel):
 
 
 class EditMemoryRequest(Body):
-    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MEMORY_TEXT)]
+    text: Annotated[str, Text, StringConstraints(max_length=MAX_MEMORY_TEXT)]
 
 
 class VerifyRequest(Body):

@@ -24,6 +24,9 @@ class LambdaContext:
     invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-api"
     aws_request_id: str = "52fdfc07-2182-154f-163f-5f0f9a621d72"
 
+    def get_remaining_time_in_millis(self) -> int:
+        return 29_000
+
 
 @pytest.fixture
 def api(aws_env):
@@ -33,7 +36,18 @@ def api(aws_env):
     services.cache_clear()
 
 
-def request(api, method: str, path: str, *, user: str | None = "alice", body=None, raw: str | None = None, token=None):
+def request(
+    api,
+    method: str,
+    path: str,
+    *,
+    user: str | None = "alice",
+    body=None,
+    raw: str | None = None,
+    token=None,
+    headers: dict[str, str] | None = None,
+    b64: bool = False,
+):
     event = json.loads((EVENTS / "api_post_tools.json").read_text())
     event.update(
         httpMethod=method, path=path, body=raw if raw is not None else (None if body is None else json.dumps(body))
@@ -42,6 +56,9 @@ def request(api, method: str, path: str, *, user: str | None = "alice", body=Non
     event["headers"].pop("Authorization")
     if token or user:
         event["headers"]["Authorization"] = f"Bearer {token or auth.mint(user, SECRET)}"
+    event["headers"].update(headers or {})
+    event["multiValueHeaders"].update({k: [v] for k, v in (headers or {}).items()})
+    event["isBase64Encoded"] = b64
     response = api.handler(event, LambdaContext())
     text = response.get("body") or ""
     headers = {**response.get("headers", {}), **{k: v[0] for k, v in (response.get("multiValueHeaders") or {}).items()}}
@@ -192,3 +209,71 @@ def test_a_repeat_of_a_live_tool_is_answered_at_once_and_never_queued(api, aws_e
     job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="vic")[1]
     assert job["reused"] is True and job["tool_id"] == made.tool_id and job["tool_url"] == made.tool_url
     assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
+
+
+def _queued_for(emulator, queue_url: str, job_ids: set[str]) -> int:
+    """How many distinct messages on the jobs queue are for these jobs (each read hidden for a few seconds, so
+    the next read sees others, however many earlier tests left)."""
+    sqs = emulator.client("sqs")
+    seen: set[str] = set()
+    for _ in range(50):
+        batch = sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10, VisibilityTimeout=5).get("Messages")
+        if not batch:
+            break
+        seen |= {m["MessageId"] for m in batch if JobMessage.model_validate_json(m["Body"]).job_id in job_ids}
+    return len(seen)
+
+
+def test_a_retried_request_with_the_same_idempotency_key_gets_the_same_job(api, aws_env, emulator):
+    key = {"Idempotency-Key": "retry-7f3a"}
+    first = request(api, "POST", "/v1/tools", user="ida", body={"prompt": "a todo list for chores"}, headers=key)
+    again = request(api, "POST", "/v1/tools", user="ida", body={"prompt": "a todo list for chores"}, headers=key)
+    assert first[0] == again[0] == 202
+    assert again[1] == first[1] and again[2]["Location"] == first[2]["Location"]
+    jobs = services().table.query("USER#ida", "JOB#")
+    assert [j["job_id"] for j in jobs] == [first[1]["job_id"]]  # one job, so one tool
+    assert _queued_for(emulator, aws_env.queue_url, {first[1]["job_id"]}) == 1
+
+
+def test_an_idempotency_key_is_the_persons_and_bound_to_its_request(api):
+    key = {"Idempotency-Key": "shared-key"}
+    mine = request(api, "POST", "/v1/tools", user="ivo", body={"prompt": "a todo list"}, headers=key)[1]
+    lower = {"idempotency-key": "shared-key"}  # header names are case-insensitive
+    assert request(api, "POST", "/v1/tools", user="ivo", body={"prompt": "a todo list"}, headers=lower)[1] == mine
+    theirs = request(api, "POST", "/v1/tools", user="jan", body={"prompt": "a todo list"}, headers=key)[1]
+    assert mine["job_id"] != theirs["job_id"]
+    status, body, _ = request(api, "POST", "/v1/tools", user="ivo", body={"prompt": "a reading list"}, headers=key)
+    assert status == 422 and body["code"] == "idempotency_key_reused"
+    for bad in ("", " ", "x" * 129, "tab\there", "café"):
+        status, body, _ = request(
+            api, "POST", "/v1/tools", user="ivo", body={"prompt": "a todo"}, headers={"Idempotency-Key": bad}
+        )
+        assert status == 422 and body["code"] == "invalid_input", (bad, body)
+
+
+def test_a_request_that_failed_is_run_again_under_its_key(api, aws_env, monkeypatch):
+    svc = services()
+    real = svc.sqs
+
+    class Down:
+        def send_message(self, **_):
+            from botocore.exceptions import ClientError
+
+            raise ClientError({"Error": {"Code": "ServiceUnavailable", "Message": "down"}}, "SendMessage")
+
+    monkeypatch.setattr(svc, "_sqs", Down())
+    key = {"Idempotency-Key": "after-outage"}
+    failed = request(api, "POST", "/v1/tools", user="kai", body={"prompt": "a todo list"}, headers=key)
+    assert failed[0] == 503
+    monkeypatch.setattr(svc, "_sqs", real)
+    retried = request(api, "POST", "/v1/tools", user="kai", body={"prompt": "a todo list"}, headers=key)
+    assert retried[0] == 202 and retried[1]["status"] == "queued"
+
+
+@pytest.mark.parametrize("path", ["/v1/tools", "/v1/memories", "/v1/feedback"])
+def test_a_body_that_is_not_utf8_is_422_not_a_crash(api, path):
+    import base64
+
+    event_body = base64.b64encode(b'\x00\xd3E\xa0\xe9"L#\xff\xfe\x006\x0b\xe7').decode()
+    status, body, _ = request(api, "POST", path, raw=event_body, headers={"Content-Type": "application/json"}, b64=True)
+    assert status == 422 and body["code"] == "invalid_input"

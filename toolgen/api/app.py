@@ -7,17 +7,24 @@ routes), and the user it names is the only user a handler ever reads or writes.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+from functools import cache
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.params import Query
-from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+from aws_lambda_powertools.event_handler.openapi.params import Header, Query
+from aws_lambda_powertools.event_handler.openapi.types import (
+    OpenAPIResponse,
+    OpenAPIResponseContentModel,
+    OpenAPIResponseContentSchema,
+)
 from botocore.exceptions import ClientError
 
 from toolgen import __version__, auth
+from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
 from toolgen.api.services import services
 from toolgen.aws import translate
@@ -54,17 +61,23 @@ from toolgen.services import Services
 from toolgen.table import rows_pk, user_pk
 
 app = APIGatewayRestResolver(enable_validation=True)
-PUBLIC = re.compile(r"^/(v1/health|v1/openapi\.json|p/[^/]+/?)$")
+PUBLIC = auth.PUBLIC_PATHS
 PAGE_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
-ERRORS: dict[int, OpenAPIResponse] = {
-    401: {"description": "Missing or invalid bearer token", "content": {"application/json": {"model": ErrorBody}}},
-    404: {"description": "Not found (or not yours)", "content": {"application/json": {"model": ErrorBody}}},
-    422: {"description": "Invalid request", "content": {"application/json": {"model": ErrorBody}}},
+_ERROR: dict[str, OpenAPIResponseContentSchema | OpenAPIResponseContentModel] = {
+    "application/json": {"model": ErrorBody}
 }
+ERRORS: dict[int, OpenAPIResponse] = {
+    401: {"description": "Missing or invalid bearer token", "content": _ERROR},
+    404: {"description": "Not found (or not yours)", "content": _ERROR},
+    422: {"description": "Invalid request", "content": _ERROR},
+    503: {"description": "A service the platform uses failed; retry", "content": _ERROR},
+}
+# The answer's own schema comes from the route's return annotation (a response without content).
+OK: dict[int, OpenAPIResponse] = {200: {"description": "OK"}}
 
 
 def handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
@@ -74,11 +87,57 @@ def handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
         try:
             user = auth.verify(auth.bearer(event.get("headers")), services().settings.secret)
         except AuthError as e:
-            body = {"code": e.code, "message": e.message, "details": None}
-            headers = {"Content-Type": "application/json", "WWW-Authenticate": "Bearer"}
-            return {"statusCode": 401, "headers": headers, "body": json.dumps(body), "isBase64Encoded": False}
+            return _refused(401, e.code, e.message, {"WWW-Authenticate": "Bearer"})
         app.append_context(user=user)
+    if not _utf8_body(event):  # Powertools would fail decoding it, with a 500
+        return _refused(422, "invalid_input", "the request body is not UTF-8 text")
+    unknown = _unknown_query(event.get("httpMethod") or "GET", path, event.get("queryStringParameters"))
+    if unknown:  # Powertools ignores parameters a route does not declare; an unknown field is refused everywhere
+        return _refused(422, "invalid_input", "unknown query parameters: " + ", ".join(repr(n) for n in unknown))
+    idempotency.register_context(context)
     return app.resolve(event, context)
+
+
+def _refused(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    body = json.dumps({"code": code, "message": message, "details": None})
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json", **(headers or {})},
+        "body": body,
+        "isBase64Encoded": False,
+    }
+
+
+@cache
+def _query_names() -> list[tuple[str, re.Pattern[str], frozenset[str]]]:
+    """(method, path pattern, query parameters it declares) for every documented route, read from the document."""
+    spec = json.loads(app.get_openapi_json_schema(title="toolgen", version=__version__, openapi_version="3.1.0"))
+    routes = []
+    for template, item in spec.get("paths", {}).items():
+        pattern = re.compile("^" + re.sub(r"\{[^/]+\}", "[^/]+", template) + "/?$")
+        for method, operation in item.items():
+            names = frozenset(p["name"] for p in operation.get("parameters", []) if p.get("in") == "query")
+            routes.append((method.upper(), pattern, names))
+    return routes
+
+
+def _unknown_query(method: str, path: str, query: dict[str, str] | None) -> list[str]:
+    if not query:
+        return []
+    for route_method, pattern, names in _query_names():
+        if route_method == method.upper() and pattern.match(path):
+            return sorted(set(query) - names)
+    return sorted(query)  # undocumented routes (pages, the document itself) take no query
+
+
+def _utf8_body(event: dict[str, Any]) -> bool:
+    if not event.get("isBase64Encoded") or not event.get("body"):
+        return True
+    try:
+        base64.b64decode(event["body"]).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return True
 
 
 def _user() -> str:
@@ -125,19 +184,45 @@ def openapi() -> Response[str]:
         security_schemes={"bearerAuth": {"type": "http", "scheme": "bearer"}},  # type: ignore[dict-item]
         security=[{"bearerAuth": []}],
     )
-    return Response(200, content_types.APPLICATION_JSON, document)
+    spec = json.loads(document)
+    for path, item in spec.get("paths", {}).items():
+        for operation in item.values():
+            if PUBLIC.match(path):  # the public routes need no token: say so (Powertools drops an empty list)
+                operation["security"] = []
+            operation["responses"].get("204", {}).pop("content", None)  # no content is no content
+    return Response(200, content_types.APPLICATION_JSON, json.dumps(spec))
 
 
 @app.post(
     "/v1/tools",
     responses={
         202: {"description": "Accepted: the job is queued", "content": {"application/json": {"model": Accepted}}},
+        409: {"description": "A request with this Idempotency-Key is in progress", "content": _ERROR},
         **ERRORS,
     },
 )
-def create_tool(body: NewToolRequest) -> Response[Accepted]:
+def create_tool(
+    body: NewToolRequest,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            description="Send the same key when retrying: the first answer is given again, and no second tool made",
+            pattern=idempotency.KEY_PATTERN,
+        ),
+    ] = None,
+) -> Response[Accepted]:
+    svc, user = services(), _user()
+    if idempotency_key is None:
+        answer = _create_tool(user, body.prompt)
+    else:
+        answer = idempotency.once(svc.settings.table_name, idempotency_key, user, body.prompt, _create_tool)
+    return Response(202, content_types.APPLICATION_JSON, Accepted(**answer), headers={"Location": answer["status_url"]})
+
+
+def _create_tool(user: str, prompt: str) -> dict[str, Any]:
     svc = services()
-    job = Job(job_id=sortable_id("j"), user=_user(), prompt=body.prompt)
+    job = Job(job_id=sortable_id("j"), user=user, prompt=prompt)
     # Understanding a request is cheap: a request that is unclear, or that repeats one whose tool still exists,
     # is answered here and now; only real work goes through the queue.
     understood = understand(svc, job.user, job.prompt, job.job_id)
@@ -155,11 +240,10 @@ def create_tool(body: NewToolRequest) -> Response[Accepted]:
             svc.jobs.save(job)
             raise translate(e, "sqs send_message") from e
     url = f"{_base_url()}/v1/jobs/{job.job_id}"
-    accepted = Accepted(job_id=job.job_id, status_url=url, status=job.status)
-    return Response(202, content_types.APPLICATION_JSON, accepted, headers={"Location": url})
+    return Accepted(job_id=job.job_id, status_url=url, status=job.status).model_dump(mode="json")
 
 
-@app.get("/v1/jobs/<job_id>", responses=ERRORS)
+@app.get("/v1/jobs/<job_id>", responses={**OK, **ERRORS})
 def get_job(job_id: str) -> JobView:
     job = services().jobs.get(_user(), job_id)
     return JobView(
@@ -191,12 +275,12 @@ def _summary(record: ToolRecord) -> dict[str, Any]:
     }
 
 
-@app.get("/v1/tools", responses=ERRORS)
+@app.get("/v1/tools", responses={**OK, **ERRORS})
 def list_tools() -> ToolList:
     return ToolList(tools=[ToolSummary(**_summary(r)) for r in services().tools.list(_user())])
 
 
-@app.get("/v1/tools/<tool_id>", responses=ERRORS)
+@app.get("/v1/tools/<tool_id>", responses={**OK, **ERRORS})
 def get_tool(tool_id: str) -> ToolDetail:
     record = services().tools.get(_user(), tool_id)
     return ToolDetail(
@@ -245,7 +329,7 @@ def add_memory(body: NewMemoryRequest) -> Response[MemoryView]:
     return Response(201, content_types.APPLICATION_JSON, _memory_view(memory))
 
 
-@app.get("/v1/memories", responses=ERRORS)
+@app.get("/v1/memories", responses={**OK, **ERRORS})
 def list_memories(
     q: Annotated[str | None, Query(max_length=200, description="only memories matching these words")] = None,
     all: Annotated[bool, Query(description="include superseded memories")] = False,
@@ -255,23 +339,26 @@ def list_memories(
     return MemoryList(memories=[_memory_view(m) for m in found])
 
 
-@app.patch("/v1/memories/<memory_id>", responses=ERRORS)
+@app.patch("/v1/memories/<memory_id>", responses={**OK, **ERRORS})
 def edit_memory(memory_id: str, body: EditMemoryRequest) -> MemoryView:
     return _memory_view(services().memories.edit(_user(), memory_id, body.text))
 
 
-@app.get("/v1/memories/<memory_id>/history", responses=ERRORS)
+@app.get("/v1/memories/<memory_id>/history", responses={**OK, **ERRORS})
 def memory_history(memory_id: str) -> HistoryView:
     return HistoryView(memory_id=memory_id, history=services().memories.history(_user(), memory_id))
 
 
-@app.post("/v1/memories/<memory_id>/verify", responses=ERRORS)
+@app.post("/v1/memories/<memory_id>/verify", responses={**OK, **ERRORS})
 def verify_memory(memory_id: str, body: VerifyRequest) -> MemoryView:
     svc = services()
     return _memory_view(verify.apply(svc.memories, svc.tools, _user(), memory_id, body.valid, body.source))
 
 
-@app.post("/v1/memories/recheck", responses={409: {"description": "No verifier is configured"}, **ERRORS})
+@app.post(
+    "/v1/memories/recheck",
+    responses={**OK, 409: {"description": "No verifier is configured", "content": _ERROR}, **ERRORS},
+)
 def recheck_memories() -> dict[str, int]:
     svc = services()
     if svc.verifier is None:
@@ -285,7 +372,7 @@ def delete_memory(memory_id: str) -> Response[None]:
     return Response(204, None, None)
 
 
-@app.get("/v1/recall", responses=ERRORS)
+@app.get("/v1/recall", responses={**OK, **ERRORS})
 def inspect_recall(
     prompt: Annotated[str, Query(min_length=1, max_length=MAX_PROMPT, description="a request to recall for")],
 ) -> RecallView:
@@ -303,7 +390,7 @@ def inspect_recall(
     )
 
 
-@app.post("/v1/feedback", responses=ERRORS)
+@app.post("/v1/feedback", responses={**OK, **ERRORS})
 def give_feedback(body: FeedbackRequest) -> dict[str, list[str]]:
     """A suggestion accepted or rejected, or a tool used: credited to the memories that shaped the tool."""
     svc, user = services(), _user()

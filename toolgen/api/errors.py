@@ -11,6 +11,7 @@ from toolgen import errors
 
 STATUS: dict[type[errors.ToolgenError], int] = {
     errors.InvalidInputError: 400,
+    errors.IdempotencyKeyReusedError: 422,  # as the IETF draft on Idempotency-Key says
     errors.AuthError: 401,
     errors.NotFoundError: 404,
     errors.ConflictError: 409,
