@@ -12,14 +12,21 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from toolgen.errors import AuthError, ConfigError
 from toolgen.ids import USER_RE, check_user
 
 PREFIX = "tg1"
+SECRET_MAX_AGE_S = 300
+# The platform API's routes that need no token: liveness, its own document, and tool pages (template.yaml gives
+# them their own routes without the authorizer; the API and the local gateway read this same pattern).
+PUBLIC_PATHS = re.compile(r"^/(v1/health|v1/openapi\.json|p/[^/]+/?)$")
 DEFAULT_TTL_S = 30 * 24 * 3600
 
 
@@ -74,6 +81,27 @@ def bearer(headers: dict[str, str] | None) -> str:
                 return token.strip()
             raise AuthError("the Authorization header must be 'Bearer <token>'")
     raise AuthError("missing Authorization: Bearer <token> header")
+
+
+def secret_from_environment() -> Callable[[], str]:
+    """TOOLGEN_SECRET, or the Secrets Manager secret TOOLGEN_SECRET_ARN names, read at most every 5 minutes
+    (through toolgen/awslite.py: the tools and the authorizer start without boto3)."""
+    cached: dict[str, Any] = {}
+
+    def secret() -> str:
+        if os.environ.get("TOOLGEN_SECRET"):
+            return os.environ["TOOLGEN_SECRET"]
+        arn = os.environ.get("TOOLGEN_SECRET_ARN")
+        if not arn:
+            raise ConfigError("set TOOLGEN_SECRET or TOOLGEN_SECRET_ARN")
+        if "value" not in cached or time.monotonic() - cached["at"] > SECRET_MAX_AGE_S:
+            from toolgen import awslite
+
+            answer = awslite.client("secretsmanager").get_secret_value(SecretId=arn)
+            cached.update(value=answer["SecretString"], at=time.monotonic())
+        return str(cached["value"])
+
+    return secret
 
 
 def state_dir() -> Path:

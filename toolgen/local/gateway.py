@@ -1,6 +1,8 @@
 """The embedded default's front door: one real HTTP server on loopback that plays three AWS parts.
 
-- API Gateway (REST API): every request but those below becomes the API function's proxy event.
+- API Gateway (REST API): every request but those below becomes the API function's proxy event; one to a
+  route that is not public first passes the token authorizer function, as template.yaml's API does (its
+  answer cached per token for 300 s; a refusal is the gateway response template.yaml gives: 401, our body).
 - Function URLs: ``/t/{tool_id}/...`` becomes a function URL event for that tool's function, called through the
   alias its URL is on (``live``); a function without a URL answers 404, and the URL's CORS configuration is
   applied as Lambda applies it (preflights answered without calling the function, allow-origin on answers).
@@ -14,10 +16,12 @@ import json
 import logging
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from toolgen.auth import PUBLIC_PATHS
 from toolgen.deploy.plan import TOOL_ALIAS
 from toolgen.events import proxy_response, rest_event, url_event
 from toolgen.local.lambda_runtime import InvokeResult, LocalLambdaRuntime
@@ -25,6 +29,7 @@ from toolgen.local.lambda_runtime import InvokeResult, LocalLambdaRuntime
 logger = logging.getLogger(__name__)
 MAX_PAYLOAD = 6 * 1024 * 1024  # Lambda's synchronous payload limit
 MAX_DRAIN = 32 * 1024 * 1024
+AUTHORIZER_TTL_S = 300  # template.yaml's ReauthorizeEvery
 TOOL_PATH = re.compile(r"^/t/(?P<tool_id>[A-Za-z0-9_-]{1,64})(?P<rest>/.*)?$")
 INVOKE_PATH = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
 
@@ -41,8 +46,12 @@ class Gateway:
         api_function: str,
         tool_prefix: str,
         tool_qualifier: str = TOOL_ALIAS,
+        authorizer_function: str | None = None,
     ) -> None:
         self.runtime = runtime
+        self.authorizer_function = authorizer_function
+        self._authorized: dict[str, tuple[str, float]] = {}  # token -> (user, until)
+        self._authorized_lock = threading.Lock()
         self.api_function = api_function
         self.tool_prefix = tool_prefix
         self.tool_qualifier = tool_qualifier
@@ -72,6 +81,14 @@ class Gateway:
 
 def _json(status: int, body: dict[str, Any], extra: list[tuple[str, str]] | None = None) -> tuple[int, list, bytes]:
     return status, [("Content-Type", "application/json"), *(extra or [])], json.dumps(body).encode()
+
+
+# template.yaml's UNAUTHORIZED gateway response
+UNAUTHORIZED = _json(
+    401,
+    {"code": "unauthorized", "message": "missing or invalid bearer token", "details": None},
+    [("WWW-Authenticate", "Bearer")],
+)
 
 
 def invocation_failure(result: InvokeResult) -> tuple[int, list[tuple[str, str]], bytes] | None:
@@ -166,10 +183,36 @@ class _Handler(BaseHTTPRequestHandler):
                 event = rest_event(
                     self.command, path, parts.query, headers, body, source_ip=self.client_address[0], host=host
                 )
-                self._send(*self._call(self.owner.api_function, event))
+                refused = self._authorize(path, event)
+                self._send(*(refused or self._call(self.owner.api_function, event)))
         except Exception:
             logger.exception("gateway failed on %s %s", self.command, path)
             self._send(*_json(500, {"code": "internal_error", "message": "the local gateway failed"}))
+
+    def _authorize(self, path: str, event: dict[str, Any]) -> tuple[int, list, bytes] | None:
+        """Run the token authorizer for a non-public route; the 401 to answer with, or None (and the event then
+        carries the authorizer's answer, as API Gateway passes it on)."""
+        owner = self.owner
+        if owner.authorizer_function is None or PUBLIC_PATHS.match(path):
+            return None
+        token = self.headers.get("Authorization")
+        if not token:
+            return UNAUTHORIZED
+        now = time.monotonic()
+        with owner._authorized_lock:
+            cached = owner._authorized.get(token)
+        if cached is None or cached[1] < now:
+            arn = f"arn:aws:execute-api:us-east-1:123456789012:local/Prod/{self.command}{path}"
+            result = owner.runtime.invoke(
+                owner.authorizer_function, {"type": "TOKEN", "authorizationToken": token, "methodArn": arn}
+            )
+            if result.status != "ok" or not isinstance(result.payload, dict):
+                return UNAUTHORIZED
+            cached = (str(result.payload["principalId"]), now + AUTHORIZER_TTL_S)
+            with owner._authorized_lock:
+                owner._authorized[token] = cached
+        event["requestContext"]["authorizer"] = {"principalId": cached[0], "user": cached[0]}
+        return None
 
     def _tool(self, tool_id: str, path: str, query: str, body: bytes, host: str) -> tuple[int, list, bytes]:
         """A call to a tool's function URL."""

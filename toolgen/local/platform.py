@@ -23,9 +23,11 @@ JOBS_DLQ = "toolgen-jobs-dlq"
 LAYER = "toolgen-base"
 API_FUNCTION = "toolgen-api"
 WORKER_FUNCTION = "toolgen-worker"
+AUTHORIZER_FUNCTION = "toolgen-authorizer"
 # Figures shared with template.yaml.
 API_TIMEOUT_S, API_MEMORY_MB = 29, 512
 WORKER_TIMEOUT_S, WORKER_MEMORY_MB = 120, 1024
+AUTHORIZER_TIMEOUT_S, AUTHORIZER_MEMORY_MB = 5, 256
 JOBS_VISIBILITY_S = 6 * WORKER_TIMEOUT_S  # AWS's advice for a queue feeding a function
 JOBS_MAX_RECEIVE = 3
 RUNTIME = "python3.12"
@@ -76,6 +78,7 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
     """Create every platform resource in the emulator; the platform's functions are configured for ``public_url``."""
     ddb, s3, sqs, iam, lam = (emulator.client(s) for s in ("dynamodb", "s3", "sqs", "iam", "lambda"))
     create_table(ddb, TABLE)
+    ddb.update_time_to_live(TableName=TABLE, TimeToLiveSpecification={"AttributeName": "expiration", "Enabled": True})
     s3.create_bucket(Bucket=BUCKET)
     dlq_url = sqs.create_queue(QueueName=JOBS_DLQ, Attributes={"MessageRetentionPeriod": "1209600"})["QueueUrl"]
     dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -119,6 +122,12 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
                 "LAMBDA_INVOKE_ENDPOINT": public_url,
                 "POWERTOOLS_SERVICE_NAME": "toolgen-worker",
             },
+        ),
+        AUTHORIZER_FUNCTION: (
+            "authorizer",
+            AUTHORIZER_TIMEOUT_S,
+            AUTHORIZER_MEMORY_MB,
+            {**common, "POWERTOOLS_SERVICE_NAME": "toolgen-authorizer"},
         ),
     }
     for name, (folder, timeout, memory, env) in functions.items():

@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,27 +34,8 @@ if TYPE_CHECKING:  # a deployed tool reads its program as views (toolgen/runtime
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
-SECRET_MAX_AGE_S = 300
 HEADERS = {"content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff"}
 PAGE_FILE = "page.json"  # beside program.json in an exported tool (toolgen/deploy/export.py)
-
-
-def _secret_from_environment() -> Callable[[], str]:
-    """TOOLGEN_SECRET, or the Secrets Manager secret TOOLGEN_SECRET_ARN names, read at most every 5 minutes."""
-    cached: dict[str, Any] = {}
-
-    def secret() -> str:
-        if os.environ.get("TOOLGEN_SECRET"):
-            return os.environ["TOOLGEN_SECRET"]
-        arn = os.environ.get("TOOLGEN_SECRET_ARN")
-        if not arn:
-            raise ConfigError("set TOOLGEN_SECRET or TOOLGEN_SECRET_ARN")
-        if "value" not in cached or time.monotonic() - cached["at"] > SECRET_MAX_AGE_S:
-            answer = awslite.client("secretsmanager").get_secret_value(SecretId=arn)
-            cached.update(value=answer["SecretString"], at=time.monotonic())
-        return str(cached["value"])
-
-    return secret
 
 
 def response(status: int, body: Any = None) -> dict[str, Any]:
@@ -102,7 +82,7 @@ class ToolApp:
             tool_id=os.environ["TOOL_ID"],
             owner=os.environ["TOOL_OWNER"],
             table=DynamoTable(os.environ["TABLE_NAME"], client=awslite.client("dynamodb")),
-            secret=_secret_from_environment(),
+            secret=auth.secret_from_environment(),
             page=json.loads(page_path.read_text()) if page_path.exists() else None,
         )
 
