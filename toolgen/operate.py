@@ -1,9 +1,10 @@
 """Operator commands that work on the platform's resources directly, with the operator's AWS credentials.
 
-`toolgen doctor` is not a call of the platform API (no person's token may list everyone's tools): it reads the
-account itself. Where the platform is comes from, in order: ``--stack NAME`` (the CloudFormation stack's
-outputs), TABLE_NAME / BUCKET_NAME / TOOL_FUNCTION_PREFIX in the environment, or a running `toolgen serve`
-(which writes TOOLGEN_HOME/serve.json with its emulator's address).
+`toolgen doctor` and `toolgen jobs redrive` are not calls of the platform API (no person's token may list
+everyone's tools or move everyone's jobs): they use the account itself. Where the platform is comes from, in
+order: ``--stack NAME`` (the CloudFormation stack's outputs), TABLE_NAME / BUCKET_NAME / TOOL_FUNCTION_PREFIX /
+JOBS_QUEUE_URL / JOBS_DLQ_URL in the environment, or a running `toolgen serve` (which writes
+TOOLGEN_HOME/serve.json with its emulator's address).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class PlatformLocation:
     bucket: str
     tool_function_prefix: str
     where: str
+    jobs_queue_url: str = ""
+    jobs_dlq_url: str = ""
 
 
 def _from_stack(stack: str) -> PlatformLocation:
@@ -39,7 +42,14 @@ def _from_stack(stack: str) -> PlatformLocation:
     missing = [k for k in ("TableName", "PagesBucketName", "ToolFunctionPrefix") if k not in outputs]
     if missing:
         raise ConfigError(f"stack {stack} has no output {', '.join(missing)}: is it a toolgen stack, up to date?")
-    return PlatformLocation(outputs["TableName"], outputs["PagesBucketName"], outputs["ToolFunctionPrefix"], stack)
+    return PlatformLocation(
+        outputs["TableName"],
+        outputs["PagesBucketName"],
+        outputs["ToolFunctionPrefix"],
+        stack,
+        jobs_queue_url=outputs.get("JobsQueueUrl", ""),
+        jobs_dlq_url=outputs.get("JobsDeadLetterQueueUrl", ""),
+    )
 
 
 def locate(stack: str | None) -> PlatformLocation:
@@ -50,13 +60,27 @@ def locate(stack: str | None) -> PlatformLocation:
         if not os.environ.get("BUCKET_NAME"):
             raise ConfigError("TABLE_NAME is set but BUCKET_NAME is not")
         prefix = os.environ.get("TOOL_FUNCTION_PREFIX") or TOOL_FUNCTION_PREFIX
-        return PlatformLocation(os.environ["TABLE_NAME"], os.environ["BUCKET_NAME"], prefix, "the environment")
+        return PlatformLocation(
+            os.environ["TABLE_NAME"],
+            os.environ["BUCKET_NAME"],
+            prefix,
+            "the environment",
+            jobs_queue_url=os.environ.get("JOBS_QUEUE_URL", ""),
+            jobs_dlq_url=os.environ.get("JOBS_DLQ_URL", ""),
+        )
     state = state_dir() / "serve.json"
     if state.exists():
         local = json.loads(state.read_text())
         os.environ.update(local["aws"])  # this process now talks to the running emulator
         aws.reset_clients()
-        return PlatformLocation(local["table"], local["bucket"], local["tool_function_prefix"], local["url"])
+        return PlatformLocation(
+            local["table"],
+            local["bucket"],
+            local["tool_function_prefix"],
+            local["url"],
+            jobs_queue_url=local.get("jobs_queue_url", ""),
+            jobs_dlq_url=local.get("jobs_dlq_url", ""),
+        )
     raise ConfigError(
         "where is the platform? give --stack NAME, or set TABLE_NAME and BUCKET_NAME, or start `toolgen serve`"
     )
@@ -82,6 +106,38 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 1
 
 
+def redrive(sqs: object, dlq_url: str, queue_url: str, *, limit: int | None = None) -> int:
+    """Move messages from the dead-letter queue back to the jobs queue; how many moved. Each is sent before it is
+    deleted, so a failure between the two can only deliver a job twice (which a job survives), never lose one."""
+    moved = 0
+    while limit is None or moved < limit:
+        batch = sqs.receive_message(  # type: ignore[attr-defined]
+            QueueUrl=dlq_url, MaxNumberOfMessages=10, WaitTimeSeconds=1, MessageAttributeNames=["All"]
+        ).get("Messages", [])
+        if not batch:
+            break
+        for message in batch:
+            sqs.send_message(QueueUrl=queue_url, MessageBody=message["Body"])  # type: ignore[attr-defined]
+            sqs.delete_message(QueueUrl=dlq_url, ReceiptHandle=message["ReceiptHandle"])  # type: ignore[attr-defined]
+            moved += 1
+    return moved
+
+
+def cmd_jobs_redrive(args: argparse.Namespace) -> int:
+    where = locate(args.stack)
+    if not (where.jobs_queue_url and where.jobs_dlq_url):
+        raise ConfigError(f"{where.where} does not say where its jobs queue and dead-letter queue are")
+    sqs = aws.client("sqs")
+    try:
+        moved = redrive(sqs, where.jobs_dlq_url, where.jobs_queue_url, limit=args.limit)
+    except Exception as e:
+        if aws.is_aws_error(e):
+            raise aws.translate(e, "sqs redrive") from e
+        raise
+    print(f"moved {moved} job message(s) from the dead-letter queue back to the jobs queue")
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """The operator commands, on the `toolgen` parser."""
     s = sub.add_parser("doctor", help="find tool functions, pages and rows no record owns (operator; --fix removes)")
@@ -92,3 +148,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--grace", type=float, default=15.0, help="minutes: leave alone anything changed this recently (default 15)"
     )
     s.set_defaults(func=cmd_doctor)
+    s = sub.add_parser("jobs", help="operator: the jobs queue")
+    jobs = s.add_subparsers(dest="jobs_command", required=True)
+    r = jobs.add_parser("redrive", help="move jobs that kept failing from the dead-letter queue back to the queue")
+    r.add_argument("--stack", help="the CloudFormation stack (default: environment, else a running toolgen serve)")
+    r.add_argument("--limit", type=int, help="move at most this many")
+    r.set_defaults(func=cmd_jobs_redrive)

@@ -1,19 +1,18 @@
 """The deployer against moto's real server: create, update, rollback, retries, concurrent deploys, delete.
 
-Faults are injected at the HTTP boundary of the boto3 client (botocore's ``before-send`` event answers instead
-of the server), so botocore's own retry machinery and the deployer's own handling both run for real.
+Faults are injected at the HTTP boundary of the boto3 client (tests/faults.py), so botocore's own retry
+machinery and the deployer's own handling both run for real.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
-from botocore.awsrequest import AWSResponse
 
+from tests.faults import Faults
 from toolgen.deploy import Deployer, FunctionSpec
 from toolgen.deploy.package import zip_files
 from toolgen.deploy.plan import live
@@ -43,49 +42,11 @@ def spec(resources) -> FunctionSpec:
     )
 
 
-class _Raw:
-    def __init__(self, body: bytes) -> None:
-        self.body = body
-
-    def stream(self, **_: object) -> Iterator[bytes]:
-        yield self.body
-
-
-class Lambda:
-    """A Lambda client on the emulator that records the operations it sends and can fail chosen ones."""
+class Lambda(Faults):
+    """A Lambda client on the emulator, with faults (tests/faults.py)."""
 
     def __init__(self, emulator) -> None:
-        self.client = emulator.client("lambda")
-        self.sent: list[str] = []
-        self.faults: dict[str, list[tuple[int, str]]] = {}
-        self.pauses: dict[str, threading.Event] = {}
-        self.reached: dict[str, threading.Event] = {}
-        self.client.meta.events.register("before-send.lambda", self._before_send)
-        self.client.meta.events.register("after-call.lambda", self._after_call)
-
-    def fail(self, operation: str, status: int, code: str, times: int = 1) -> None:
-        self.faults.setdefault(operation, []).extend([(status, code)] * times)
-
-    def pause_after(self, operation: str) -> tuple[threading.Event, threading.Event]:
-        """(reached, resume): the first ``operation`` answered sets reached, then waits for resume."""
-        self.reached[operation], self.pauses[operation] = threading.Event(), threading.Event()
-        return self.reached[operation], self.pauses[operation]
-
-    def _before_send(self, request, event_name, **_):
-        operation = event_name.rsplit(".", 1)[-1]  # before-send.lambda.CreateFunction
-        self.sent.append(operation)
-        queued = self.faults.get(operation)
-        if queued:
-            status, code = queued.pop(0)
-            body = json.dumps({"Type": "User", "message": f"injected {code}"}).encode()
-            return AWSResponse(request.url, status, {"x-amzn-ErrorType": code}, _Raw(body))
-        return None
-
-    def _after_call(self, model, **kwargs):
-        pause = self.pauses.pop(model.name, None)
-        if pause is not None:
-            self.reached[model.name].set()
-            assert pause.wait(30), f"{model.name} was never resumed"
+        super().__init__(emulator.client("lambda"))
 
 
 def count(client: Lambda, operation: str) -> int:

@@ -165,3 +165,63 @@ def test_toolgen_is_imported_from_the_base_layer_not_the_checkout(runtime, emula
     # then toolgen comes from the layer unpacked by the runtime (/opt/python), not from the editable install
     path = runtime.invoke(name, {}).payload
     assert path.startswith(str(runtime.workdir / "opt")) and path.endswith("/python/toolgen/__init__.py")
+
+
+def test_shutdown_stops_a_busy_call_at_once_and_refuses_new_ones(make_function, runtime):
+    name = make_function(timeout=10)
+    runtime.invoke(name, {})  # an environment exists
+    result: dict = {}
+    busy = threading.Thread(target=lambda: result.setdefault("r", runtime.invoke(name, {"sleep": 8})))
+    busy.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    runtime.shutdown()
+    busy.join(5)
+    assert not busy.is_alive() and time.monotonic() - started < 3
+    assert result["r"].status == "error" and result["r"].payload["errorType"] == "Runtime.ExitError"
+    with pytest.raises(RuntimeError, match="shut down"):
+        runtime.invoke(name, {})
+
+
+def test_each_published_version_runs_its_own_code_and_an_alias_follows(emulator, make_function, runtime):
+    lam = emulator.client("lambda")
+    name = make_function(version="1")
+    lam.publish_version(FunctionName=name)
+    lam.create_alias(FunctionName=name, Name="live", FunctionVersion="1")
+    code = zip_files([("app.py", (HANDLER + "\nVERSION = '2'\n").encode())])
+    lam.update_function_code(FunctionName=name, ZipFile=code)
+    assert runtime.invoke(f"{name}:live", {}).payload["version"] == "1"  # the alias still points at version 1
+    assert runtime.invoke(name, {}).payload["version"] == "2"  # $LATEST has the new code
+    lam.publish_version(FunctionName=name)
+    lam.update_alias(FunctionName=name, Name="live", FunctionVersion="2")
+    assert runtime.invoke(f"{name}:live", {}).payload["version"] == "2"
+    assert runtime.invoke(f"{name}:1", {}).payload["version"] == "1"
+
+
+def test_a_message_that_keeps_failing_goes_to_the_dead_letter_queue(emulator, make_function, runtime):
+    from toolgen.local.poller import QueuePoller
+
+    sqs = emulator.client("sqs")
+    dlq = sqs.create_queue(QueueName=f"dlq-{uuid.uuid4().hex[:8]}")["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    redrive = f'{{"deadLetterTargetArn": "{dlq_arn}", "maxReceiveCount": "2"}}'
+    queue = sqs.create_queue(
+        QueueName=f"q-{uuid.uuid4().hex[:8]}", Attributes={"VisibilityTimeout": "1", "RedrivePolicy": redrive}
+    )["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    failing = """
+def handler(event, context):
+    return {"batchItemFailures": [{"itemIdentifier": r["messageId"]} for r in event["Records"]]}
+"""
+    name = make_function(handler=failing)
+    poller = QueuePoller(sqs, runtime, queue_url=queue, queue_arn=arn, function=name, region="us-east-1")
+    sqs.send_message(QueueUrl=queue, MessageBody="doomed")
+    received = 0
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        received += poller.poll_once(wait_s=1)
+        dead = sqs.receive_message(QueueUrl=dlq, WaitTimeSeconds=0).get("Messages", [])
+        if dead:
+            break
+    assert dead and dead[0]["Body"] == "doomed"
+    assert received == 2  # tried maxReceiveCount times, then moved

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -75,12 +76,17 @@ class InvokeResult:
 class _Worker:
     """One execution environment: a bootstrap process and the pipe it answers on."""
 
-    def __init__(self, image: FunctionImage, proc: subprocess.Popen[bytes], result_fd: int) -> None:
+    def __init__(
+        self, image: FunctionImage, proc: subprocess.Popen[bytes], result_fd: int, on_kill: Any = None
+    ) -> None:
         self.image = image
         self.proc = proc
         self.fd = result_fd
         self.buffer = b""
         self.idle_since = time.monotonic()
+        self._on_kill = on_kill
+        self._killed = threading.Lock()
+        self._closed = False
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -107,12 +113,21 @@ class _Worker:
         return self.proc.poll() is None
 
     def kill(self) -> None:
+        """Stop the process (once, whoever asks: a shutdown may race a timeout)."""
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        with self._killed:
+            if self._closed:
+                return
+            self._closed = True
         if self.proc.stdin:
-            self.proc.stdin.close()
-        os.close(self.fd)
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        if self._on_kill:
+            self._on_kill(self)
 
 
 class LocalLambdaRuntime:
@@ -140,6 +155,7 @@ class LocalLambdaRuntime:
         self._busy: dict[str, int] = {}
         self._idle: dict[str, list[_Worker]] = {}
         self._prepared: dict[str, Path] = {}
+        self._live: set[_Worker] = set()  # every environment with a process, busy or idle
         self._prepare_lock = threading.Lock()
         self._closed = False
 
@@ -188,13 +204,17 @@ class LocalLambdaRuntime:
         self._release(worker)
 
     def shutdown(self) -> None:
-        """Stop every process; later calls fail."""
+        """Stop every process, busy ones included (their calls end with "Runtime exited"); later calls fail."""
         with self._lock:
             self._closed = True
-            workers = [w for pool in self._idle.values() for w in pool]
+            idle = [w for pool in self._idle.values() for w in pool]
+            busy = [w for w in self._live if w not in idle]
             self._idle.clear()
-        for worker in workers:
+        for worker in idle:
             worker.kill()
+        for worker in busy:  # its caller sees the process end, answers "Runtime exited" and cleans up itself
+            if worker.proc.poll() is None:
+                worker.proc.kill()
 
     def reap_idle(self) -> int:
         """Stop processes idle longer than the TTL (Lambda recycles idle environments too); how many stopped."""
@@ -243,7 +263,7 @@ class LocalLambdaRuntime:
         except (BrokenPipeError, OSError, ValueError):
             answer = None
         if answer is None:
-            timed_out = worker.alive()
+            timed_out = time.monotonic() >= deadline and worker.alive()  # not a process that was stopped
             worker.kill()
             if timed_out:
                 stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -258,6 +278,10 @@ class LocalLambdaRuntime:
         if answer.get("ok"):
             return InvokeResult("ok", answer.get("result"), cold=cold)
         return InvokeResult("error", answer.get("error"), cold=cold)
+
+    def _forget(self, worker: _Worker) -> None:
+        with self._lock:
+            self._live.discard(worker)
 
     def _release(self, worker: _Worker) -> None:
         worker.idle_since = time.monotonic()
@@ -292,7 +316,9 @@ class LocalLambdaRuntime:
             start_new_session=True,
         )
         os.close(write_fd)
-        worker = _Worker(image, proc, read_fd)
+        worker = _Worker(image, proc, read_fd, on_kill=self._forget)
+        with self._lock:
+            self._live.add(worker)
         ready = worker.receive(time.monotonic() + self.init_timeout_s)
         if ready is None or not ready.get("ready"):
             worker.kill()

@@ -46,8 +46,12 @@ class QueuePoller:
         for thread in self._threads:
             thread.start()
 
-    def stop(self) -> None:
+    def signal(self) -> None:
+        """Receive nothing more (calls in flight go on until they end or the runtime stops them)."""
         self._stop.set()
+
+    def stop(self) -> None:
+        self.signal()
         for thread in self._threads:
             if thread.is_alive():
                 thread.join(timeout=5)

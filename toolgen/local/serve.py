@@ -17,7 +17,7 @@ from toolgen.config import TOOL_FUNCTION_PREFIX
 from toolgen.local.emulator import REGION, Emulator, MotoFunctionSource
 from toolgen.local.gateway import Gateway
 from toolgen.local.lambda_runtime import LocalLambdaRuntime
-from toolgen.local.platform import API_FUNCTION, WORKER_FUNCTION, Resources, provision
+from toolgen.local.platform import API_FUNCTION, AUTHORIZER_FUNCTION, WORKER_FUNCTION, Resources, provision
 from toolgen.local.poller import QueuePoller
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,12 @@ class LocalPlatform:
         self.emulator.start()
         self.runtime = LocalLambdaRuntime(MotoFunctionSource(), self.workdir, self._child_env())
         self.gateway = Gateway(
-            self.runtime, host=self.host, port=self.port, api_function=API_FUNCTION, tool_prefix=TOOL_FUNCTION_PREFIX
+            self.runtime,
+            host=self.host,
+            port=self.port,
+            api_function=API_FUNCTION,
+            tool_prefix=TOOL_FUNCTION_PREFIX,
+            authorizer_function=AUTHORIZER_FUNCTION,
         )
         extra = {k: v for k, v in os.environ.items() if v and (k in PASSTHROUGH or k.startswith(PASSTHROUGH_PREFIXES))}
         self.resources = provision(self.emulator, public_url=self.gateway.url, secret=self.secret, extra_env=extra)
@@ -86,6 +91,8 @@ class LocalPlatform:
             "table": self.resources.table,
             "bucket": self.resources.bucket,
             "tool_function_prefix": TOOL_FUNCTION_PREFIX,
+            "jobs_queue_url": self.resources.queue_url,
+            "jobs_dlq_url": self.resources.dlq_url,
         }
         path = state_dir() / STATE_FILE
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -95,10 +102,11 @@ class LocalPlatform:
         self._state_path = path
 
     def _warm(self) -> None:
-        """One initialised API and worker environment each (provisioned concurrency of 1), so the first request
-        does not pay their cold start and a broken platform function fails `serve` at once."""
+        """One initialised API, worker and authorizer environment each (provisioned concurrency of 1), so the first
+        request does not pay their cold start, and a broken platform function fails `serve` at once."""
         with ThreadPoolExecutor(2) as pool:
-            for future in [pool.submit(self.runtime.prewarm, name) for name in (API_FUNCTION, WORKER_FUNCTION)]:
+            names = (API_FUNCTION, WORKER_FUNCTION, AUTHORIZER_FUNCTION)
+            for future in [pool.submit(self.runtime.prewarm, name) for name in names]:
                 future.result()
 
     def _reap(self) -> None:
@@ -113,10 +121,17 @@ class LocalPlatform:
         self._stop.set()
         if getattr(self, "_state_path", None):
             self._state_path.unlink(missing_ok=True)
-        parts = [getattr(self, "poller", None), getattr(self, "gateway", None)]
-        steps = [p.stop for p in parts if p is not None]
+        # No new work, then stop every function process (a job in flight ends there, its message left on the
+        # queue, as when a real worker dies), then wait for the pollers, then the front door.
+        steps = []
+        if hasattr(self, "poller"):
+            steps.append(self.poller.signal)
         if hasattr(self, "runtime"):
             steps.append(self.runtime.shutdown)
+        if hasattr(self, "poller"):
+            steps.append(self.poller.stop)
+        if hasattr(self, "gateway"):
+            steps.append(self.gateway.stop)
         for step in [*steps, self.emulator.stop]:
             try:
                 step()

@@ -1,0 +1,167 @@
+"""Faults at every stage of a job: each is retried and the job succeeds, or the job ends failed with its reason
+and nothing half-made is left; a worker that dies mid-deploy is finished by the message's next delivery.
+
+Faults are answers made up at the boto3 clients' HTTP boundary (tests/faults.py) against moto's server, so
+botocore's standard retries and the platform's own handling run for real.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.faults import Faults
+from tests.functional.conftest import load_handler
+from toolgen.config import Settings
+from toolgen.ids import sortable_id
+from toolgen.local.lambda_runtime import RuntimeInvoker
+from toolgen.models import Job, JobMessage
+from toolgen.pipeline import process
+from toolgen.services import Services
+
+INJECTED: list[int] = []
+
+
+@pytest.fixture
+def services(aws_env, runtime) -> Services:
+    return Services.from_settings(
+        Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
+        invoker=RuntimeInvoker(runtime),
+    )
+
+
+def faults(services: Services, service: str) -> Faults:
+    client = {
+        "dynamodb": lambda: services.table.client,
+        "s3": lambda: services.pages.client,
+        "lambda": lambda: services.deployer.client("lambda"),
+    }[service]()
+    return Faults(client)
+
+
+def run(services: Services, prompt: str, user: str) -> Job:
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user=user, prompt=prompt))
+    return process(JobMessage(job_id=job.job_id, user=user, prompt=prompt), services)
+
+
+def functions(emulator) -> set[str]:
+    return {f["FunctionName"] for f in emulator.client("lambda").list_functions()["Functions"]}
+
+
+# (service, operation, status, code, times): transient faults botocore's standard mode retries (up to 4 times)
+TRANSIENT = [
+    ("dynamodb", "UpdateItem", 400, "ProvisionedThroughputExceededException", 2),
+    ("dynamodb", "PutItem", 400, "ThrottlingException", 2),
+    ("dynamodb", "Query", 500, "InternalServerError", 2),
+    ("s3", "PutObject", 503, "SlowDown", 3),
+    ("lambda", "CreateFunction", 429, "TooManyRequestsException", 2),
+    ("lambda", "PublishVersion", 500, "ServiceException", 2),
+    ("lambda", "CreateAlias", 409, "ResourceConflictException", 1),  # the deployer re-plans
+]
+
+
+@pytest.mark.parametrize(("service", "operation", "status", "code", "times"), TRANSIENT)
+def test_a_transient_fault_at_any_stage_is_retried_and_the_job_succeeds(
+    services, service, operation, status, code, times
+):
+    injected = faults(services, service).fail(operation, status, code, times)
+    job = run(services, "a todo list for chores", user=f"f-{operation.lower()}")
+    assert job.status == "succeeded", job.error
+    assert injected.injected == times  # every fault was met, and got past
+    INJECTED.append(times)
+
+
+# faults that last: the job must end failed with a reason, and leave no function or page behind
+LASTING = [
+    ("s3", "PutObject", 500, "InternalError", 10, "render"),
+    ("lambda", "CreateFunctionUrlConfig", 403, "AccessDeniedException", 1, "deploy"),
+    ("lambda", "CreateFunction", 429, "TooManyRequestsException", 10, "deploy"),
+    ("lambda", "Invoke", 500, "ServiceException", 10, "probe"),
+]
+
+
+@pytest.mark.parametrize(("service", "operation", "status", "code", "times", "stage"), LASTING)
+def test_a_lasting_fault_fails_the_job_with_its_reason_and_leaves_nothing(
+    services, emulator, service, operation, status, code, times, stage
+):
+    if operation == "Invoke":
+        services.invoker = _FailingInvoker()
+    else:
+        faults(services, service).fail(operation, status, code, times)
+    before = functions(emulator)
+    job = run(services, "a reading list", user=f"l-{operation.lower()}")
+    assert job.status == "failed" and job.error
+    assert next(s for s in job.stages if s.status == "failed").name == stage
+    assert functions(emulator) == before  # rolled back: no function, so no URL and no version
+    with pytest.raises(Exception, match="no page"):
+        services.pages.get(job.tool_id)
+    INJECTED.append(times)
+
+
+class _FailingInvoker:
+    def invoke(self, function_name, event):
+        from toolgen.errors import AWSError
+
+        raise AWSError(f"{function_name} failed: ServiceException", aws_code="ServiceException")
+
+
+class _Died(BaseException):
+    """The worker's process ending where it stands (nothing of ours catches a BaseException)."""
+
+
+def test_a_worker_that_dies_mid_deploy_is_finished_by_the_next_delivery(services, emulator):
+    # given a worker that dies just after its function was created (before alias, URL or record)
+    prompt, user = "a reading list for novels", "f-died"
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user=user, prompt=prompt))
+    message = JobMessage(job_id=job.job_id, user=user, prompt=prompt)
+    lam = faults(services, "lambda")
+
+    def die():
+        raise _Died
+
+    lam.then("CreateFunction", die)
+    with pytest.raises(_Died):
+        process(message, services)
+    half = services.jobs.get(user, job.job_id)
+    assert half.status == "running" and half.tool_id  # as a dead worker leaves it
+    name = services.settings.tool_function_prefix + half.tool_id
+    assert name in functions(emulator)
+    # when SQS delivers the message again (to a live worker)
+    done = process(message, services)
+    # then the same tool is finished, not a second one made, and it is live
+    assert done.status == "succeeded" and done.tool_id == half.tool_id, done.error
+    assert [t.tool_id for t in services.tools.list(user)] == [half.tool_id]
+    assert emulator.client("lambda").get_alias(FunctionName=name, Name="live")["FunctionVersion"] == "1"
+    INJECTED.append(1)
+
+
+def test_a_job_that_cannot_be_recorded_is_reported_to_sqs_for_another_try(aws_env, services, monkeypatch):
+    from toolgen import worker
+
+    monkeypatch.setattr(worker, "services", lambda: services)
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user="f-norecord", prompt="a todo list"))
+    faults(services, "dynamodb").fail("GetItem", 500, "InternalServerError", 20)  # beyond every retry
+    record = {
+        "messageId": "m-1",
+        "receiptHandle": "r",
+        "body": JobMessage(job_id=job.job_id, user="f-norecord", prompt="a todo list").model_dump_json(),
+        "attributes": {},
+        "messageAttributes": {},
+        "md5OfBody": "",
+        "eventSource": "aws:sqs",
+        "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:toolgen-jobs",
+        "awsRegion": "us-east-1",
+    }
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "toolgen-worker", 1024, "req"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-worker"
+
+    result = load_handler("worker").handler({"Records": [record]}, Context())
+    assert result == {"batchItemFailures": [{"itemIdentifier": "m-1"}]}  # SQS will deliver it again, then DLQ
+    INJECTED.append(20)
+
+
+def test_faults_injected_in_all(request):
+    # the figure for the closing note: how many faults the tests above made up and met
+    print(f"\nfaults injected: {sum(INJECTED)} across {len(INJECTED)} scenarios")
+    assert len(INJECTED) >= len(TRANSIENT) + len(LASTING) + 2 or request.config.option.keyword
