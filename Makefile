@@ -11,12 +11,14 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
 	@echo "make test    set up and run every test tier (unit, functional, e2e)"
 	@echo "make serve   run the platform on http://127.0.0.1:$(PORT) until Ctrl-C"
+	@echo "make fuzz    schemathesis against the platform API, 10x the cases make test tries"
+	@echo "make load    many people generating at once, many callers on one tool past its concurrency"
 	@echo "make lint    ruff and mypy;  make bench    time generation stage by stage, and memory recall and updates"
 	@echo "make build / deploy / destroy   sam build / sam deploy --guided / remove tools, sam delete (AWS account for the last two)"
 
@@ -56,6 +58,14 @@ serve: setup
 
 test: setup sam browser
 	SAM_CLI=$(abspath $(SAM)) CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests
+
+# The long schemathesis run: ten times the cases per operation that `make test` tries (about 12,000).
+fuzz: setup
+	FUZZ_EXAMPLES=400 $(BIN)/pytest tests/e2e/test_platform_fuzz.py -s
+
+# The long load test (make test runs a short one): figures into bench/results.json.
+load: setup
+	$(BIN)/python bench/load.py --people 40 --callers 50 --writes 40
 
 test-unit: setup
 	$(BIN)/pytest tests/unit
