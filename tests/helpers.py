@@ -18,6 +18,28 @@ def tool_event(
     return url_event(method, path, urlencode(query or {}), headers, data, source_ip="127.0.0.1", host="tool.test")
 
 
+def sqs_record(message_id: str, body: str) -> dict[str, Any]:
+    """One record of the SQS event the worker function receives."""
+    return {
+        "messageId": message_id,
+        "receiptHandle": "r",
+        "body": body,
+        "attributes": {},
+        "messageAttributes": {},
+        "md5OfBody": "",
+        "eventSource": "aws:sqs",
+        "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:toolgen-jobs",
+        "awsRegion": "us-east-1",
+    }
+
+
+class WorkerContext:
+    """The Lambda context the worker's handler is given."""
+
+    function_name, memory_limit_in_mb, aws_request_id = "toolgen-worker", 1024, "req"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-worker"
+
+
 # One plain request per archetype, used wherever a test needs every kind of tool.
 ARCHETYPE_PROMPTS = {
     "weather_ranking": "rank Beijing, Shanghai and Guangzhou by max temperature this week",

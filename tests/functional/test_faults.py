@@ -11,6 +11,7 @@ import pytest
 
 from tests.faults import Faults
 from tests.functional.conftest import load_handler
+from tests.helpers import WorkerContext, sqs_record
 from toolgen.config import Settings
 from toolgen.ids import sortable_id
 from toolgen.local.lambda_runtime import RuntimeInvoker
@@ -140,23 +141,8 @@ def test_a_job_that_cannot_be_recorded_is_reported_to_sqs_for_another_try(aws_en
     monkeypatch.setattr(worker, "services", lambda: services)
     job = services.jobs.create(Job(job_id=sortable_id("j"), user="f-norecord", prompt="a todo list"))
     faults(services, "dynamodb").fail("GetItem", 500, "InternalServerError", 20)  # beyond every retry
-    record = {
-        "messageId": "m-1",
-        "receiptHandle": "r",
-        "body": JobMessage(job_id=job.job_id, user="f-norecord", prompt="a todo list").model_dump_json(),
-        "attributes": {},
-        "messageAttributes": {},
-        "md5OfBody": "",
-        "eventSource": "aws:sqs",
-        "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:toolgen-jobs",
-        "awsRegion": "us-east-1",
-    }
-
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "toolgen-worker", 1024, "req"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-worker"
-
-    result = load_handler("worker").handler({"Records": [record]}, Context())
+    record = sqs_record("m-1", JobMessage(job_id=job.job_id, user="f-norecord", prompt="a todo list").model_dump_json())
+    result = load_handler("worker").handler({"Records": [record]}, WorkerContext())
     assert result == {"batchItemFailures": [{"itemIdentifier": "m-1"}]}  # SQS will deliver it again, then DLQ
     INJECTED.append(20)
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from tests.functional.conftest import SECRET, load_handler
-from tests.helpers import tool_event
+from tests.helpers import WorkerContext, sqs_record, tool_event
 from toolgen import auth
 from toolgen.config import Settings
 from toolgen.ids import sortable_id
@@ -134,25 +134,9 @@ def test_worker_handler_reports_per_message_failures(aws_env, services, monkeypa
     records = []
     for job_id in (good.job_id, "j0000000000000000000z"):  # the second job does not exist
         body = JobMessage(job_id=job_id, user="dave", prompt="a todo list").model_dump_json()
-        records.append(
-            {
-                "messageId": job_id,
-                "receiptHandle": "r",
-                "body": body,
-                "attributes": {},
-                "messageAttributes": {},
-                "md5OfBody": "",
-                "eventSource": "aws:sqs",
-                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:toolgen-jobs",
-                "awsRegion": "us-east-1",
-            }
-        )
+        records.append(sqs_record(job_id, body))
 
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "toolgen-worker", 1024, "req"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-worker"
-
-    result = handler.handler({"Records": records}, Context())
+    result = handler.handler({"Records": records}, WorkerContext())
     assert result == {"batchItemFailures": [{"itemIdentifier": "j0000000000000000000z"}]}
     assert services.jobs.get("dave", good.job_id).status == "succeeded"
 
