@@ -50,6 +50,7 @@ class Conn:
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_S)
 
     def call(self, method: str, path: str, token: str, body: object = None) -> tuple[int, dict[str, str], object]:
+        """One request. A GET is sent again on a dropped connection; a write is not (it might have happened)."""
         data = None if body is None else json.dumps(body).encode()
         headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         for attempt in (1, 2):
@@ -61,9 +62,17 @@ class Conn:
             except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest):
                 self.conn.close()
                 self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_S)
-                if attempt == 2:
+                if attempt == 2 or method != "GET":
                     raise
         raise AssertionError("unreachable")
+
+    def patient(self, method: str, path: str, token: str, body: object = None) -> tuple[int, object]:
+        """A platform call that honours 429 + Retry-After (the platform's own functions have limits too)."""
+        while True:
+            status, headers, answer = self.call(method, path, token, body)
+            if status != 429:
+                return status, answer
+            time.sleep(float(headers.get("retry-after", "1")) * random.uniform(0.5, 1.0))
 
 
 def start_platform(home: Path) -> tuple[subprocess.Popen[str], str, str]:
@@ -96,14 +105,18 @@ def generate_many(base: str, people: int) -> dict:
     def person(i: int) -> None:
         conn, token = Conn(base), auth.mint(f"load-{i}", SECRET)
         started = time.perf_counter()
-        status, _, accepted = conn.call("POST", "/v1/tools", token, {"prompt": "a todo list for chores"})
+        status, accepted = conn.patient("POST", "/v1/tools", token, {"prompt": "a todo list for chores"})
         if status != 202:
             with lock:
                 failures.append(f"POST {status}")
             return
         job_id = accepted["job_id"]  # type: ignore[index]
         while True:
-            status, _, job = conn.call("GET", f"/v1/jobs/{job_id}", token)
+            status, job = conn.patient("GET", f"/v1/jobs/{job_id}", token)
+            if status != 200:
+                with lock:
+                    failures.append(f"GET job {status}: {job}")
+                return
             if job["status"] not in ("queued", "running"):  # type: ignore[index]
                 break
             time.sleep(0.05)
@@ -142,6 +155,10 @@ def hammer(base: str, tool_url: str, user: str, callers: int, writes: int) -> di
                 except TimeoutError:
                     with lock:
                         stats["timeouts"] += 1
+                    break
+                except (ConnectionError, http.client.HTTPException):
+                    with lock:
+                        stats["errors"] += 1
                     break
                 elapsed = (time.perf_counter() - started) * 1000
                 with lock:
@@ -237,6 +254,8 @@ def main() -> int:
         f"p50 {results['load_generate_ms_p50']} ms, p95 {results['load_generate_ms_p95']} ms, "
         f"{len(made['failures'])} failed"
     )
+    for failure in sorted(set(made["failures"]))[:5]:
+        print(f"  failed: {failure}")
     print(f"{args.callers} callers x {args.writes} writes on one tool (reserved concurrency 5):")
     for key in (
         "load_requests",

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlencode
 
 from toolgen import auth
 from toolgen.errors import ToolgenError
 
 DEFAULT_URL = "http://127.0.0.1:8377"
+THROTTLE_TRIES = 5
 
 
 class ApiError(ToolgenError):
@@ -48,19 +50,28 @@ class Client:
         if data is not None:
             headers["Content-Type"] = "application/json"
         req = urllib.request.Request(url, data=data, method=method, headers=headers)  # noqa: S310 - http(s) only
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:  # noqa: S310
-                raw = resp.read()
-        except urllib.error.HTTPError as e:
-            raw = e.read()
+        for attempt in range(1, THROTTLE_TRIES + 1):
             try:
-                err = json.loads(raw)
-            except ValueError:
-                err = {"code": "http_error", "message": raw.decode(errors="replace")[:200]}
-            raise ApiError(e.code, str(err.get("code", "error")), str(err.get("message", ""))) from e
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-            raise ApiError(0, "unreachable", f"cannot reach {url}: {getattr(e, 'reason', e)}") from e
-        return json.loads(raw) if raw else None
+                with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:  # noqa: S310
+                    return json.loads(raw) if (raw := resp.read()) else None
+            except urllib.error.HTTPError as e:
+                # Busy (429): the answer says when to come back; a throttled call did nothing, so it is safe again.
+                if e.code != 429 or attempt == THROTTLE_TRIES:
+                    self._raise(e)
+                time.sleep(min(float(e.headers.get("Retry-After") or 1), 5.0))
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
+                raise ApiError(0, "unreachable", f"cannot reach {url}: {getattr(e, 'reason', e)}") from e
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _raise(e: urllib.error.HTTPError) -> NoReturn:
+        """An ApiError from an HTTP error answer."""
+        try:
+            raw = e.read()
+            err = json.loads(raw)
+        except ValueError:
+            err = {"code": "http_error", "message": raw.decode(errors="replace")[:200]}
+        raise ApiError(e.code, str(err.get("code", "error")), str(err.get("message", ""))) from e
 
     def api(self, method: str, path: str, **kwargs: Any) -> Any:
         return self.request(method, self.url + path, **kwargs)

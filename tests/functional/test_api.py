@@ -277,3 +277,10 @@ def test_a_body_that_is_not_utf8_is_422_not_a_crash(api, path):
     event_body = base64.b64encode(b'\x00\xd3E\xa0\xe9"L#\xff\xfe\x006\x0b\xe7').decode()
     status, body, _ = request(api, "POST", path, raw=event_body, headers={"Content-Type": "application/json"}, b64=True)
     assert status == 422 and body["code"] == "invalid_input"
+
+
+def test_a_path_with_a_control_character_matches_no_route(api):
+    # "/v1/tools/\n" would match the list route: Powertools' patterns end in $, which matches before a newline
+    for path in ("/v1/tools/\n", "/v1/tools/t0000000000000000000z\n", "/v1/health\r"):
+        status, body, _ = request(api, "GET", path)
+        assert status == 404 and body["code"] == "not_found", path

@@ -83,6 +83,10 @@ OK: dict[int, OpenAPIResponse] = {200: {"description": "OK"}}
 def handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Authenticate, then route. The Lambda handler's only call."""
     path = event.get("path") or "/"
+    if any(ord(c) < 0x20 or c == "\x7f" for c in path):
+        # No route has a control character, and Powertools' patterns end in $, which also matches before a
+        # final newline: "/v1/tools/\n" would reach the list of tools. Refused here, as no such route.
+        return _refused(404, "not_found", "no such route")
     if not PUBLIC.match(path):
         try:
             user = auth.verify(auth.bearer(event.get("headers")), services().settings.secret)

@@ -34,6 +34,11 @@ TOOL_PATH = re.compile(r"^/t/(?P<tool_id>[A-Za-z0-9_-]{1,64})(?P<rest>/.*)?$")
 INVOKE_PATH = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
 
 
+class _Server(ThreadingHTTPServer):
+    # The listen backlog: the default 5 resets connections when many callers arrive at once (bench/load.py).
+    request_queue_size = 256
+
+
 class Gateway:
     """The HTTP server; ``api_function`` serves the platform API, tools are ``tool_prefix + tool_id``."""
 
@@ -60,7 +65,7 @@ class Gateway:
         class Handler(_Handler):
             owner = gateway
 
-        self.server = ThreadingHTTPServer((host, port), Handler)
+        self.server = _Server((host, port), Handler)
         self.server.daemon_threads = True
         host_, port_ = self.server.server_address[:2]
         self.host, self.port = str(host_), int(port_)
@@ -206,8 +211,12 @@ class _Handler(BaseHTTPRequestHandler):
             result = owner.runtime.invoke(
                 owner.authorizer_function, {"type": "TOKEN", "authorizationToken": token, "methodArn": arn}
             )
-            if result.status != "ok" or not isinstance(result.payload, dict):
+            if result.status == "throttled":  # busy, not a verdict on the token
+                return invocation_failure(result)
+            if result.status == "error" and (result.payload or {}).get("errorMessage") == "Unauthorized":
                 return UNAUTHORIZED
+            if result.status != "ok" or not isinstance(result.payload, dict):  # API Gateway: AUTHORIZER_FAILURE
+                return _json(500, {"code": "authorizer_failure", "message": "the authorizer failed", "details": None})
             cached = (str(result.payload["principalId"]), now + AUTHORIZER_TTL_S)
             with owner._authorized_lock:
                 owner._authorized[token] = cached
