@@ -28,7 +28,7 @@ from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, rewards
 from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolRecord
 from toolgen.planner import PlanInfo
-from toolgen.plans import CachedPlan, plan_key
+from toolgen.plans import CachedPlan, LiveTool, plan_key
 from toolgen.program import AggregateOp, ComputeOp, ListOp, ToolProgram
 from toolgen.services import Services
 from toolgen.spec import build_spec, validate_spec
@@ -72,7 +72,7 @@ class Understanding:
     context: str = ""
     key: str = ""
     cached: CachedPlan | None = None
-    live: ToolRecord | None = None
+    live: LiveTool | None = None
     classify_ms: float = 0.0
     recall_ms: float = 0.0
     learned: list[str] | None = None
@@ -103,7 +103,7 @@ def understand(services: Services, user: str, prompt: str, source: str, *, learn
     understood.key = plan_key(intent, understood.recalled, services.planner.name)
     understood.cached = services.plans.get(user, understood.key)
     if understood.cached is not None:
-        understood.live = _live_tool(services, user, understood.cached.tool_id)
+        understood.live = _live_tool(services, user, understood.cached)
     return understood
 
 
@@ -207,26 +207,35 @@ def _run(job: Job, services: Services, made: _Made) -> None:
             plan_key=understood.key,
         )
     )
-    services.plans.put(job.user, understood.key, tool_id, program)
+    shaped = tuple(m.memory_id for m in _used(recalled, program))
+    services.plans.put(
+        job.user, understood.key, program, LiveTool(tool_id, job.tool_url, job.ui_path, function_name, shaped)
+    )
     services.memories.mark_used(job.user, program.provenance.memories, tool_id)
     rewards.register_tool(services.table, job.user, tool_id, program.provenance.memories)
     job.status = "succeeded"
 
 
-def credit_follow_up(services: Services, user: str, record: ToolRecord) -> None:
+def credit_follow_up(services: Services, user: str, tool: LiveTool) -> None:
     """A repeat request answered by an existing tool: a turn for each memory that shaped it."""
-    shaped = [m.memory_id for m in record.memories]
-    if shaped:
-        services.memories.credit(user, shaped, {"turns": 1}, reason=f"follow-up request for {record.tool_id}")
+    if tool.memory_ids:
+        services.memories.credit(
+            user, list(tool.memory_ids), {"turns": 1}, reason=f"follow-up request for {tool.tool_id}"
+        )
 
 
-def _live_tool(services: Services, user: str, tool_id: str) -> ToolRecord | None:
-    """The person's tool, if its record and its function both still exist."""
-    try:
-        record = services.tools.get(user, tool_id)
-    except NotFoundError:
-        return None
-    return record if services.deployer.exists(record.function_name) else None
+def _live_tool(services: Services, user: str, cached: CachedPlan) -> LiveTool | None:
+    """The plan's tool, if its function still exists (deleting a tool forgets its plan first, its record last,
+    so a remembered plan means a record). A plan from before plans held their tool reads the record."""
+    tool = cached.tool
+    if tool is None:
+        try:
+            record = services.tools.get(user, cached.tool_id)
+        except NotFoundError:
+            return None
+        memory_ids = tuple(m.memory_id for m in record.memories)
+        tool = LiveTool(record.tool_id, record.tool_url, record.ui_path, record.function_name, memory_ids)
+    return tool if services.deployer.exists(tool.function_name) else None
 
 
 def _used(recalled: list[RecalledMemory], program: ToolProgram) -> list[RecalledMemory]:

@@ -3,13 +3,15 @@
 The key covers the archetype, the slots, the request's language, the structured memory facts recall found, and
 the planner; wording does not count, so "track my runs" after "log my runs" is a repeat. A repeat reuses the
 plan (no planner call, which matters most for an LLM) and, while the tool it made still exists, the tool itself.
+The plan also remembers where that tool lives (URL, page, function, the memories that shaped it), so a repeat
+is answered from the plan and one look at the function, without reading the tool's whole record.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from toolgen.models import Intent, RecalledMemory
@@ -31,9 +33,26 @@ def plan_key(intent: Intent, recalled: list[RecalledMemory], planner: str) -> st
 
 
 @dataclass(frozen=True)
+class LiveTool:
+    """Where a plan's tool lives: what a repeat request's answer needs."""
+
+    tool_id: str
+    tool_url: str
+    ui_path: str
+    function_name: str
+    memory_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class CachedPlan:
     tool_id: str
-    program: ToolProgram
+    program_json: str
+    tool: LiveTool | None = None  # None for plans remembered before the plan held it
+
+    @property
+    def program(self) -> ToolProgram:
+        """The plan's program (parsed when a tool is to be made from it, not for every repeat)."""
+        return ToolProgram.model_validate_json(self.program_json)
 
 
 class PlanStore:
@@ -46,14 +65,17 @@ class PlanStore:
         item = self.table.get(user_pk(user), f"PLAN#{key}")
         if item is None:
             return None
-        return CachedPlan(tool_id=item["tool_id"], program=ToolProgram.model_validate_json(item["program"]))
+        live = item.get("tool")
+        tool = LiveTool(**{**live, "memory_ids": tuple(live.get("memory_ids") or ())}) if live else None
+        return CachedPlan(tool_id=item["tool_id"], program_json=item["program"], tool=tool)
 
-    def put(self, user: str, key: str, tool_id: str, program: ToolProgram) -> None:
+    def put(self, user: str, key: str, program: ToolProgram, tool: LiveTool) -> None:
         item: dict[str, Any] = {
             "pk": user_pk(user),
             "sk": f"PLAN#{key}",
-            "tool_id": tool_id,
+            "tool_id": tool.tool_id,
             "program": program.model_dump_json(),
+            "tool": {**asdict(tool), "memory_ids": list(tool.memory_ids)},
         }
         self.table.put(item)
 

@@ -50,7 +50,7 @@ def functions(emulator) -> set[str]:
 
 # (service, operation, status, code, times): transient faults botocore's standard mode retries (up to 4 times)
 TRANSIENT = [
-    ("dynamodb", "UpdateItem", 400, "ProvisionedThroughputExceededException", 2),
+    ("dynamodb", "GetItem", 400, "ProvisionedThroughputExceededException", 2),
     ("dynamodb", "PutItem", 400, "ThrottlingException", 2),
     ("dynamodb", "Query", 500, "InternalServerError", 2),
     ("s3", "PutObject", 503, "SlowDown", 3),

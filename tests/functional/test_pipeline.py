@@ -192,3 +192,13 @@ def test_a_new_memory_fact_makes_a_new_plan(services):
     services.memories.learn("kit", "I live in Tokyo")
     second = run(services, "rank Beijing and Shanghai by max temperature", user="kit")
     assert second.reused is False and second.tool_id != first.tool_id
+
+
+def test_a_plan_remembered_before_plans_held_their_tool_still_answers_a_repeat(services):
+    first = run(services, "a reading list for poems", user="lou")
+    assert first.status == "succeeded", first.error
+    (plan,) = services.table.query("USER#lou", "PLAN#")
+    services.table.put({k: v for k, v in plan.items() if k != "tool"})  # as plans were written before
+    again = run(services, "a reading list for poems", user="lou")
+    assert again.status == "succeeded" and again.reused and again.tool_id == first.tool_id
+    assert again.tool_url == first.tool_url
