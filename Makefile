@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test fuzz load test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -85,10 +85,22 @@ format: setup
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: setup layer
+# Every benchmark, one results file (bench/results.json, this run's figures only), one table (BENCHMARKS.md).
+bench: setup layer baseline
+	rm -f bench/results.json
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/coldstart.py
+	$(BIN)/python bench/load.py --people 20 --callers 25 --writes 20
+	$(BIN)/python bench/report.py
+
+# The baseline of bench/coldstart.py: Powertools, pydantic and boto3 for python3.12 on x86_64, as a Lambda
+# function's package would carry them (pinned by constraints.txt).
+baseline: setup
+	rm -rf build/baseline && mkdir -p build/baseline
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --target build/baseline \
+		--platform manylinux2014_x86_64 --implementation cp --python-version 3.12 --only-binary=:all: \
+		-c constraints.txt aws-lambda-powertools pydantic boto3
 
 # The base layer as Lambda gets it (layers/base/Makefile, the recipe `sam build` runs): the pinned requirements
 # for python3.12 on x86_64, toolgen, its page templates and the tool handler, in build/layer/python.

@@ -6,6 +6,10 @@ process start to exit, as Lambda would run it: Python 3.12 with only the task an
 (`make layer` builds build/layer for python3.12 on x86_64). Beside it, the same process doing nothing, and one
 that only imports boto3 and makes a DynamoDB client (what the runtime no longer does).
 
+Beside it, in the same run and the same way: the baseline, the same tool's create written the usual way
+(bench/baseline_tool.py: Powertools, pydantic and boto3, built for python3.12 by `make baseline`); and the
+warm invoke, the same handler's later calls in the same process.
+
 Sizes: the per-tool package of a typical tool, the layer unzipped and zipped. Results merge into results.json.
 """
 
@@ -41,6 +45,20 @@ event = json.loads({event!r})
 result = app.handler(event, None)
 assert result["statusCode"] == 201, result
 """
+WARM_CALLS = """
+import json, sys, time
+sys.path[:0] = {paths!r}
+import app
+event = json.loads({event!r})
+assert app.handler(event, None)["statusCode"] == 201  # the cold call
+times = []
+for _ in range({calls}):
+    started = time.perf_counter()
+    assert app.handler(event, None)["statusCode"] == 201
+    times.append((time.perf_counter() - started) * 1000)
+print(json.dumps(times))
+"""
+BASELINE = ROOT / "build" / "baseline"
 BOTO3 = """
 import boto3
 boto3.client("dynamodb")
@@ -91,7 +109,7 @@ def main() -> int:
 
     program = OfflinePlanner().plan("a todo list for chores", classify("a todo list for chores"), []).program
     package = tool_package(program)
-    results: dict[str, object] = {"tool_package_bytes": len(package)}
+    results: dict[str, object] = {"tool_package_kb": round(len(package) / 1024, 2)}
     print(f"tool package (a to-do list): {len(package)} bytes zipped")
 
     python = python312()
@@ -103,7 +121,7 @@ def main() -> int:
             (f"python/{p.relative_to(layer_python)}", p.read_bytes()) for p in layer_python.rglob("*") if p.is_file()
         ]
         zipped = len(zip_files(files))
-        results.update(layer_unzipped_bytes=unzipped, layer_zipped_bytes=zipped)
+        results.update(base_layer_mb=round(unzipped / 2**20, 2), base_layer_zipped_mb=round(zipped / 2**20, 2))
         print(f"base layer: {unzipped / 2**20:.1f} MB unzipped, {zipped / 2**20:.1f} MB zipped")
     else:
         python = sys.executable
@@ -143,6 +161,19 @@ def main() -> int:
             code = FIRST_CALL.format(paths=[str(task_dir), *paths], event=event)
             timed(python, code, task_dir, env, 2)  # warm the file cache
             cold = summary(timed(python, code, task_dir, env, args.runs))
+            warm_code = WARM_CALLS.format(paths=[str(task_dir), *paths], event=event, calls=50)
+            done = subprocess.run(
+                [python, "-S", "-P", "-c", warm_code], cwd=task_dir, env=env, check=True, capture_output=True, text=True
+            )
+            warm = summary(json.loads(done.stdout))
+            baseline = None
+            if python != sys.executable and (BASELINE / "boto3").is_dir():
+                base_dir = Path(task) / "baseline"
+                base_dir.mkdir()
+                (base_dir / "app.py").write_bytes((ROOT / "bench" / "baseline_tool.py").read_bytes())
+                base_code = FIRST_CALL.format(paths=[str(base_dir), str(BASELINE)], event=event)
+                timed(python, base_code, base_dir, env, 2)
+                baseline = summary(timed(python, base_code, base_dir, env, args.runs))
             empty = summary(timed(python, "pass", task_dir, env, args.runs))
             boto3_paths = [p for p in sys.path if p.endswith("site-packages")]
             boto3_code = f"import sys; sys.path[:0] = {boto3_paths!r}\n{BOTO3}"
@@ -150,10 +181,23 @@ def main() -> int:
     finally:
         emulator.stop()
     print(f"cold start ({how}): first data operation p50 {cold['p50_ms']} ms, p95 {cold['p95_ms']} ms")
+    print(f"  warm invoke (the same handler's next calls): p50 {warm['p50_ms']} ms, p95 {warm['p95_ms']} ms")
+    if baseline:
+        ratio = round(cold["p50_ms"] / baseline["p50_ms"], 3)
+        print(f"  baseline (Powertools + pydantic + boto3 handler): p50 {baseline['p50_ms']} ms; ours is {ratio} of it")
+        results.update(
+            baseline_cold_start_ms_p50=baseline["p50_ms"],
+            baseline_cold_start_ms_p95=baseline["p95_ms"],
+            tool_to_baseline_cold_start_ratio=ratio,
+        )
+    else:
+        print("  baseline: run `make baseline` (and have python3.12) to measure it")
     print(f"  an empty process: p50 {empty['p50_ms']} ms; importing boto3 + a DynamoDB client: p50 {boto['p50_ms']} ms")
     results.update(
-        tool_cold_start_p50_ms=cold["p50_ms"],
-        tool_cold_start_p95_ms=cold["p95_ms"],
+        tool_cold_start_ms_p50=cold["p50_ms"],
+        tool_cold_start_ms_p95=cold["p95_ms"],
+        tool_warm_invoke_ms_p50=warm["p50_ms"],
+        tool_warm_invoke_ms_p95=warm["p95_ms"],
         empty_process_p50_ms=empty["p50_ms"],
         boto3_client_process_p50_ms=boto["p50_ms"],
     )

@@ -1,0 +1,98 @@
+"""The table of `make bench`: every figure bench/results.json must hold, beside its target where it has one.
+
+Figures, not pass/fail: the "target" column says whether today's figure meets the issue's target, and the
+command exits 1 only when a figure is missing (a benchmark did not run), never because one is slow.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+RESULTS = Path(__file__).with_name("results.json")
+
+
+def _ratio(r: dict) -> float:
+    return float(r["tool_cold_start_ms_p50"]) / float(r["baseline_cold_start_ms_p50"])
+
+
+# key, unit, description, target (text, check) or None
+FIGURES: list[tuple[str, str, str, tuple[str, Callable[[dict], bool]] | None]] = [
+    (
+        "generate_first_ms_p50",
+        "ms",
+        "a new person's first tool, POST to succeeded",
+        ("< 500", lambda r: r["generate_first_ms_p50"] < 500),
+    ),
+    ("generate_repeat_ms_p50", "ms", "the same request again (the tool is reused)", None),
+    ("repeat_speedup_pct", "%", "how much faster the repeat is", ("> 90", lambda r: r["repeat_speedup_pct"] > 90)),
+    ("stage_ms", "ms", "per stage of a first request, p50", None),
+    ("recall_p95_ms_1k", "ms", "recall over 1,000 memories, p95", None),
+    ("recall_p95_ms_10k", "ms", "recall over 10,000 memories, p95", ("< 2", lambda r: r["recall_p95_ms_10k"] < 2)),
+    ("recall_p95_ms_100k", "ms", "recall over 100,000 memories, p95", None),
+    (
+        "recall_bm25_p95_ms_10k",
+        "ms",
+        "rank-bm25 on the same 10,000, same run, p95",
+        ("ours faster", lambda r: r["recall_p95_ms_10k"] < r["recall_bm25_p95_ms_10k"]),
+    ),
+    ("memory_update_p95_ms", "ms", "a memory written (learn, edit, credit), p95", None),
+    (
+        "tool_cold_start_ms_p50",
+        "ms",
+        "fresh python3.12 process to a tool's first create",
+        ("< 150 and < 1/4 of baseline", lambda r: r["tool_cold_start_ms_p50"] < 150 and _ratio(r) < 0.25),
+    ),
+    ("baseline_cold_start_ms_p50", "ms", "the same create as a Powertools + pydantic + boto3 handler", None),
+    ("tool_warm_invoke_ms_p50", "ms", "the tool's later calls, same process", None),
+    ("load_rps", "req/s", "calls to one tool by many callers past its concurrency", None),
+    ("load_p99_ms", "ms", "their p99", None),
+    ("load_timeouts", "", "timeouts among them", ("0", lambda r: r["load_timeouts"] == 0)),
+    ("base_layer_mb", "MB", "the shared base layer, unzipped", ("< 30", lambda r: r["base_layer_mb"] < 30)),
+    ("tool_package_kb", "KB", "a tool's own package, zipped", ("< 10", lambda r: r["tool_package_kb"] < 10)),
+]
+
+
+def render(results: dict) -> tuple[str, list[str]]:
+    lines = [f"{'figure':<28}{'value':>12}  {'target':<30}  what", "-" * 110]
+    missing = []
+    for key, unit, what, target in FIGURES:
+        if key not in results:
+            missing.append(key)
+            lines.append(f"{key:<28}{'MISSING':>12}  {'':<30}  {what}")
+            continue
+        value = results[key]
+        shown = (
+            ", ".join(f"{k} {v}" for k, v in value.items()) if isinstance(value, dict) else f"{value} {unit}".strip()
+        )
+        verdict = ""
+        if target:
+            try:
+                verdict = f"{target[0]}: {'met' if target[1](results) else 'NOT met'}"
+            except KeyError as e:
+                verdict = f"{target[0]}: needs {e}"
+        if isinstance(value, dict):
+            lines.append(f"{key:<28}{'':>12}  {verdict:<30}  {what}")
+            lines.append(f"{'':<4}{shown}")
+        else:
+            lines.append(f"{key:<28}{shown:>12}  {verdict:<30}  {what}")
+    if "machine" in results:
+        lines.append(f"machine: {results['machine']}")
+    return "\n".join(lines), missing
+
+
+def main() -> int:
+    if not RESULTS.exists():
+        print(f"no {RESULTS}: run `make bench`")
+        return 1
+    table, missing = render(json.loads(RESULTS.read_text()))
+    print(table)
+    if missing:
+        print(f"missing: {', '.join(missing)}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
