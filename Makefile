@@ -95,18 +95,23 @@ bench: setup layer baseline
 	$(BIN)/python bench/report.py
 
 # The baseline of bench/coldstart.py: Powertools, pydantic and boto3 for python3.12 on x86_64, as a Lambda
-# function's package would carry them (pinned by constraints.txt).
+# function's package would carry them (pinned by constraints.txt), with their bytecode.
 baseline: setup
 	rm -rf build/baseline && mkdir -p build/baseline
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --target build/baseline \
 		--platform manylinux2014_x86_64 --implementation cp --python-version 3.12 --only-binary=:all: \
 		-c constraints.txt aws-lambda-powertools pydantic boto3
+	@# compiled for python3.12 as the layer is, so the two cold starts compare like with like
+	@test -x "$(PY312)/bin/python3.12" && "$(PY312)/bin/python3.12" -m compileall -q -j 0 \
+		--invalidation-mode unchecked-hash build/baseline || echo "no python3.12: the baseline has no bytecode"
 
 # The base layer as Lambda gets it (layers/base/Makefile, the recipe `sam build` runs): the pinned requirements
-# for python3.12 on x86_64, toolgen, its page templates and the tool handler, in build/layer/python.
+# for python3.12 on x86_64, toolgen, its page templates and the tool handler, compiled for python3.12, in
+# build/layer/python.
 layer: setup
 	rm -rf build/layer && mkdir -p build/layer
-	$(MAKE) -C layers/base build-BaseLayer ARTIFACTS_DIR=$(abspath build/layer) PYTHON=$(abspath $(BIN)/python)
+	$(MAKE) -C layers/base build-BaseLayer ARTIFACTS_DIR=$(abspath build/layer) PYTHON=$(abspath $(BIN)/python) \
+		COMPILE_PYTHON="$(PY312)/bin/python3.12"
 	@du -sh build/layer | sed 's/\t.*/ unzipped: build\/layer/'
 
 # sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.

@@ -9,11 +9,11 @@ and probed). Writes bench/results.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform as host
 import statistics
 import time
-from pathlib import Path
+
+from results import save  # bench/results.py, beside this script
 
 from toolgen import auth
 from toolgen.client import Client
@@ -91,11 +91,7 @@ def main() -> int:
         f"{'repeat':<10}{results['generate_repeat_ms_p50']:>10}{results['generate_repeat_ms_p95']:>10}   "
         f"({results['repeat_speedup_pct']}% faster)"
     )
-    out = Path(__file__).with_name("results.json")
-    merged = json.loads(out.read_text()) if out.exists() else {}
-    merged.update(results)
-    out.write_text(json.dumps(merged, indent=2) + "\n")
-    print(f"wrote {out}")
+    print(f"wrote {save(results)}")
     return 0
 
 

@@ -30,6 +30,8 @@ import boto3
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from results import save  # noqa: E402 - bench/results.py, beside this script
+
 from toolgen import auth  # noqa: E402
 
 SECRET = "load-secret"
@@ -273,11 +275,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(results))
     if not args.no_results:
-        out = Path(__file__).with_name("results.json")
-        merged = json.loads(out.read_text()) if out.exists() else {}
-        merged.update(results)
-        out.write_text(json.dumps(merged, indent=2) + "\n")
-        print(f"wrote {out}")
+        print(f"wrote {save(results)}")
     bad = lost or hit["timeouts"] or hit["errors"] or made["failures"] or hit["throttled_without_retry_after"]
     return 1 if bad else 0
 

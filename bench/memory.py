@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import argparse
 import heapq
-import json
 import os
 import random
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
 from rank_bm25 import BM25Okapi
+from results import save  # bench/results.py, beside this script
 
 from toolgen.intent import classify
 from toolgen.memory.index import MemoryIndex
@@ -32,7 +31,6 @@ from toolgen.memory.scoring import MemoryConfig
 from toolgen.memory.text import tokens
 from toolgen.models import Memory
 
-RESULTS = Path(__file__).with_name("results.json")
 TEMPLATES = [
     "I usually {verb} {thing} on {day}",
     "my {thing} goal is {n} {unit}",
@@ -297,10 +295,7 @@ def main() -> int:
     http_p50, http_p95 = updates["memory_update_http_p50_ms"], updates["memory_update_http_p95_ms"]
     print(f"memory update, the store on the embedded default: p50 {store_p50} ms, p95 {store_p95} ms")
     print(f"memory update, the whole HTTP round trip: p50 {http_p50} ms, p95 {http_p95} ms")
-    merged = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    merged.update(results)
-    RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
-    print(f"wrote {RESULTS}")
+    print(f"wrote {save(results)}")
     return 0
 
 
