@@ -235,3 +235,13 @@ def test_delete_removes_the_function_its_versions_alias_and_url(emulator, spec, 
         lam.client.get_alias(FunctionName=spec.function_name, Name="live")
     assert runtime.invoke(live(spec.function_name), {}).status == "not_found"
     assert deployer.delete(spec.function_name) is False
+
+
+def test_a_delete_that_meets_an_update_in_progress_is_tried_again(emulator, spec):
+    lam = Lambda(emulator)
+    deployer = Deployer({"lambda": lam.client}, sleep=no_sleep)
+    deployer.deploy(spec)
+    lam.fail("DeleteFunction", 409, "ResourceConflictException")
+    assert deployer.delete(spec.function_name) is True
+    assert count(lam, "DeleteFunction") == 2
+    assert deployer.remote_state(spec.function_name) is None

@@ -6,6 +6,7 @@
   PreconditionFailedException: its code changed under us) means the state the plan was made from is gone: the
   deployer reads the state again and plans again, with jittered backoff, keeping what it already did (it is
   part of the same end state). So two deploys of one tool at once both end with the tool live, on one version.
+  A delete meeting a conflict is tried again the same way.
 - Any other failure rolls back every step the deploy made, in reverse order, and the error the person sees
   says which step failed. Nothing is left half-made.
 """
@@ -168,58 +169,42 @@ class Deployer:
     def deploy(self, spec: FunctionSpec) -> str:
         """Make the tool's function match ``spec`` and put it live; its function URL."""
         done: list[Undo] = []
-        for attempt in range(1, self.attempts + 1):
-            try:
-                remote = self.remote_state(spec.function_name, provisioned=spec.provisioned > 0)
-                outputs = self._run(plan_tool_deploy(spec, remote), done)
-            except _Conflict as e:
-                if attempt == self.attempts:
-                    self._rollback(done)
-                    raise DeployError(
-                        f"deploy step {e.what} kept conflicting with another change to {spec.function_name}",
-                        aws_code="ResourceConflictException",
-                    ) from e
-                logger.info(
-                    "deploy of %s: conflict at %s (attempt %d), planning again", spec.function_name, e.what, attempt
-                )
-                self._sleep(self._backoff(attempt))
-                continue
-            except Exception:
-                self._rollback(done)
-                raise
-            return str(outputs["FunctionUrl"])
-        raise AssertionError("unreachable")
+
+        def attempt() -> dict[str, Any]:
+            remote = self.remote_state(spec.function_name, provisioned=spec.provisioned > 0)
+            return self._run(plan_tool_deploy(spec, remote), done)
+
+        try:
+            outputs = self._replanning(attempt, spec.function_name)
+        except Exception:
+            self._rollback(done)  # every attempt's steps: nothing half-made is left
+            raise
+        return str(outputs["FunctionUrl"])
 
     def delete(self, function_name: str) -> bool:
         """Delete the function and all that hangs off it; False if it did not exist."""
-        for attempt in range(1, self.attempts + 1):
-            try:
-                self._run(plan_tool_delete(function_name), [])
-            except _Conflict as e:
-                if attempt == self.attempts:
-                    raise DeployError(
-                        f"{function_name} is busy; try again", aws_code="ResourceConflictException"
-                    ) from e
-                self._sleep(self._backoff(attempt))
-                continue
-            except DeployError as e:
-                if e.aws_code == NOT_FOUND:
-                    return False
-                raise
-            return True
-        raise AssertionError("unreachable")
-
-    def execute(self, plan: list[Step]) -> dict[str, Any]:
-        """Run one plan as it is; the outputs its calls named. DeployError (after rollback) when a step fails."""
-        done: list[Undo] = []
         try:
-            return self._run(plan, done)
-        except _Conflict as e:
-            self._rollback(done)
-            raise DeployError(f"deploy step {e.what} conflicted", aws_code="ResourceConflictException") from e
-        except DeployError:
-            self._rollback(done)
+            self._replanning(lambda: self._run(plan_tool_delete(function_name), []), function_name)
+        except DeployError as e:
+            if e.aws_code == NOT_FOUND:
+                return False
             raise
+        return True
+
+    def _replanning(self, attempt: Callable[[], dict[str, Any]], function_name: str) -> dict[str, Any]:
+        """``attempt()`` again, after jittered backoff, while it meets a conflict; DeployError when they persist."""
+        for number in range(1, self.attempts + 1):
+            try:
+                return attempt()
+            except _Conflict as e:
+                if number == self.attempts:
+                    raise DeployError(
+                        f"deploy step {e.what} kept conflicting with another change to {function_name}",
+                        aws_code="ResourceConflictException",
+                    ) from e
+                logger.info("%s: conflict at %s (attempt %d), planning again", function_name, e.what, number)
+                self._sleep(self._backoff(number))
+        raise AssertionError("unreachable")
 
     @staticmethod
     def _backoff(attempt: int) -> float:
