@@ -42,6 +42,7 @@ def tool_package(program: ToolProgram, *, inline_runtime: bool = False) -> bytes
 
 
 def _tree(folder: Path, under: str) -> list[tuple[str, bytes]]:
+    """Every file under ``folder`` as (``under``/relative path, content), sources only (no bytecode)."""
     return [
         (f"{under}/{path.relative_to(folder).as_posix()}", path.read_bytes())
         for path in sorted(folder.rglob("*"))
@@ -67,12 +68,7 @@ def runtime_files(prefix: str = "") -> list[tuple[str, bytes]]:
 
 def layer_files(root: Path = ROOT) -> list[tuple[str, bytes]]:
     """The base layer's files from the source tree (dependencies come from layers/base/requirements.txt)."""
-    files = []
-    for source in LAYER_SOURCES:
-        for path in sorted((root / source).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                files.append((f"python/{path.relative_to(root).as_posix()}", path.read_bytes()))
-    return files
+    return [file for source in LAYER_SOURCES for file in _tree(root / source, f"python/{source}")]
 
 
 def layer_zip(root: Path = ROOT) -> bytes:
