@@ -8,7 +8,7 @@ import pytest
 from cfnlint.decode import decode
 
 from tests.sam import sam_validate
-from toolgen.local import platform
+from toolgen.local import gateway, platform
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +32,10 @@ def test_template_and_embedded_default_agree_on_figures(template):
     assert res["ApiFunction"]["Properties"]["MemorySize"] == platform.API_MEMORY_MB
     assert res["WorkerFunction"]["Properties"]["Timeout"] == platform.WORKER_TIMEOUT_S
     assert res["WorkerFunction"]["Properties"]["MemorySize"] == platform.WORKER_MEMORY_MB
+    assert res["AuthorizerFunction"]["Properties"]["Timeout"] == platform.AUTHORIZER_TIMEOUT_S
+    assert res["AuthorizerFunction"]["Properties"]["MemorySize"] == platform.AUTHORIZER_MEMORY_MB
+    authorizer = res["Api"]["Properties"]["Auth"]["Authorizers"]["TokenAuthorizer"]["Identity"]["ReauthorizeEvery"]
+    assert authorizer == gateway.AUTHORIZER_TTL_S
     assert res["JobsQueue"]["Properties"]["VisibilityTimeout"] == platform.JOBS_VISIBILITY_S
     assert res["JobsQueue"]["Properties"]["RedrivePolicy"]["maxReceiveCount"] == platform.JOBS_MAX_RECEIVE
     assert template["Globals"]["Function"]["Runtime"] == platform.RUNTIME

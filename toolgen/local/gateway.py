@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 MAX_PAYLOAD = 6 * 1024 * 1024  # Lambda's synchronous payload limit
 MAX_DRAIN = 32 * 1024 * 1024
 AUTHORIZER_TTL_S = 300  # template.yaml's ReauthorizeEvery
+AUTHORIZER_CACHE = 4096
 TOOL_PATH = re.compile(r"^/t/(?P<tool_id>[A-Za-z0-9_-]{1,64})(?P<rest>/.*)?$")
 INVOKE_PATH = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
 
@@ -195,8 +196,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(*_json(500, {"code": "internal_error", "message": "the local gateway failed"}))
 
     def _authorize(self, path: str, event: dict[str, Any]) -> tuple[int, list, bytes] | None:
-        """Run the token authorizer for a non-public route; the 401 to answer with, or None (and the event then
-        carries the authorizer's answer, as API Gateway passes it on)."""
+        """Run the token authorizer for a non-public route: None when it allows the call (the event then carries
+        its answer, as API Gateway passes it on), else the answer to give: 401 refused, 429 busy, 500 broken."""
         owner = self.owner
         if owner.authorizer_function is None or PUBLIC_PATHS.match(path):
             return None
@@ -219,6 +220,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return _json(500, {"code": "authorizer_failure", "message": "the authorizer failed", "details": None})
             cached = (str(result.payload["principalId"]), now + AUTHORIZER_TTL_S)
             with owner._authorized_lock:
+                if len(owner._authorized) >= AUTHORIZER_CACHE:  # a long-running serve: expired answers go first
+                    owner._authorized = {t: a for t, a in owner._authorized.items() if a[1] >= now}
                 owner._authorized[token] = cached
         event["requestContext"]["authorizer"] = {"principalId": cached[0], "user": cached[0]}
         return None
