@@ -19,6 +19,7 @@ class Archetype:
     en: tuple[tuple[str, float], ...]
     zh: tuple[tuple[str, float], ...]
     question: str  # asked when the request might be this but is not clear enough
+    question_zh: str = ""  # the same question, asked of a request in Chinese
 
 
 # fmt: off
@@ -49,6 +50,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('(会不会|是不是|有多|多).{0,3}(热|冷|下雨)', 2.5), ('很热|很冷', 1),
         ),
         question="Do you want to rank cities by this week's forecast (temperature, rain or wind)?",
+        question_zh="你是想按本周天气预报（气温、降雨或风力）给几个城市排名吗？",
     ),
     Archetype(
         'currency_converter',
@@ -66,6 +68,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('卢布', 1.5), ('新台币', 1.5), ('瑞郎', 1.5),
         ),
         question="Do you want to convert amounts between currencies at today's rates?",
+        question_zh="你是想按今天的汇率换算不同货币的金额吗？",
     ),
     Archetype(
         'run_log',
@@ -81,6 +84,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('马拉松', 2.5), ('半马', 2), ('全马', 2), ('跑量', 3), ('跑道', 1),
         ),
         question='Do you want to log your runs (date, distance, time)?',
+        question_zh="你是想记录每次跑步（日期、距离、用时）吗？",
     ),
     Archetype(
         'habit_tracker',
@@ -104,6 +108,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('吃药', 2), ('戒烟', 2.5), ('戒糖', 2.5), ('戒', 1), ('有没有', 1), ('按时', 1), ('多少天了', 2),
         ),
         question='Do you want to track a daily habit and its streak?',
+        question_zh="你是想每天打卡一个习惯，并看看连续了多少天吗？",
     ),
     Archetype(
         'caffeine_tracker',
@@ -119,6 +124,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('提神', 1.5), ('睡不着', 0.5), ('失眠', 0.5),
         ),
         question="Do you want to log your coffee and caffeine and see today's total?",
+        question_zh="你是想记录每杯咖啡和咖啡因，看看今天一共喝了多少吗？",
     ),
     Archetype(
         'focus_planner',
@@ -139,6 +145,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('几点做什么', 2.5),
         ),
         question='Do you want to plan focus blocks across your week?',
+        question_zh="你是想把一周的专注时间块排进计划吗？",
     ),
     Archetype(
         'expense_splitter',
@@ -159,6 +166,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('钱.{0,6}(平分|分摊|AA|怎么分)', 2), ('借钱', 1.5), ('合租', 2.5), ('水电费', 1.5), ('怎么分', 2),
         ),
         question='Do you want to split shared expenses and see who owes whom?',
+        question_zh="你是想分摊共同支出，算出谁该给谁多少吗？",
     ),
     Archetype(
         'budget_tracker',
@@ -177,6 +185,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('花哪', 2.5), ('超支', 3), ('生活费', 2.5), ('月光', 2), ('超没超', 1), ('钱', 0.5),
         ),
         question='Do you want to track your spending against a budget?',
+        question_zh="你是想记录花销，看看预算还剩多少吗？",
     ),
     Archetype(
         'unit_converter',
@@ -191,6 +200,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('公制', 1), ('英制', 1),
         ),
         question='Do you want to convert between units (length, weight, temperature, volume)?',
+        question_zh="你是想换算单位（长度、重量、温度、容量）吗？",
     ),
     Archetype(
         'tip_calculator',
@@ -205,6 +215,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('每人', 1), ('平分', 1),
         ),
         question='Do you want to work out a tip and split a bill?',
+        question_zh="你是想算小费并平摊账单吗？",
     ),
     Archetype(
         'bmi_calculator',
@@ -221,6 +232,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('偏瘦', 2), ('偏胖', 2.5), ('太胖', 2), ('胖', 1), ('瘦', 1),
         ),
         question='Do you want to calculate your body mass index from height and weight?',
+        question_zh="你是想根据身高体重算出身体质量指数（BMI）吗？",
     ),
     Archetype(
         'countdown',
@@ -238,6 +250,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('还有', 0.5),
         ),
         question='Do you want to count down the days to a date?',
+        question_zh="你是想倒数距离某一天还有几天吗？",
     ),
     Archetype(
         'todo_list',
@@ -255,6 +268,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('购物清单', 2.5), ('备忘', 1.5), ('提醒', 1), ('勾掉', 2), ('列出来', 1.5),
         ),
         question='Do you want a to-do list you can add tasks to and tick off?',
+        question_zh="你是想要一个能添加任务、勾选完成的待办清单吗？",
     ),
     Archetype(
         'reading_list',
@@ -271,6 +285,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('阅读', 1),
         ),
         question='Do you want a reading list of books to read and books you have read?',
+        question_zh="你是想要一个记录想读和读过的书的书单吗？",
     ),
     Archetype(
         'flashcards',
@@ -287,6 +302,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('复习', 1.5), ('抽认卡', 3.5), ('背诵', 2), ('生词', 2.5), ('记忆卡', 3), ('背', 1),
         ),
         question='Do you want flashcards to learn and review words or facts?',
+        question_zh="你是想用记忆卡片学习和复习单词或知识点吗？",
     ),
     Archetype(
         'water_tracker',
@@ -301,6 +317,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('水', 1), ('毫升', 1),
         ),
         question='Do you want to log how much water you drink each day?',
+        question_zh="你是想记录每天喝了多少水吗？",
     ),
     Archetype(
         'mood_journal',
@@ -316,6 +333,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('焦虑', 2), ('压力', 1), ('感恩', 2), ('心理', 1.5), ('难过', 1.5),
         ),
         question='Do you want a journal to note your mood each day?',
+        question_zh="你是想每天记下心情，写一本心情日记吗？",
     ),
     Archetype(
         'restaurant_picker',
@@ -336,6 +354,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('店', 0.5), ('(午餐|晚餐|午饭|晚饭|吃饭|聚餐).{0,4}(地方|去处)', 2.5), ('午餐', 1.5), ('晚餐', 1.5),
         ),
         question='Do you want a list of restaurants and a picker that chooses one for you?',
+        question_zh="你是想收藏一些餐厅，再让工具帮你挑一家吗？",
     ),
 )
 

@@ -6,15 +6,17 @@ from typing import Any
 
 from toolgen.intent.gazetteer import DEFAULT_UNITS, UNITS
 from toolgen.models import Intent
-from toolgen.planner.common import Fact, field, number, op
-from toolgen.planner.labels import text
+from toolgen.planner.common import Fact, field, labelled, number, op
+from toolgen.planner.labels import choice, choices, text
 
 BMI_CATEGORIES = {
     "en": {"under": "underweight", "normal": "normal", "over": "overweight", "obese": "obese"},
     "zh": {"under": "偏瘦", "normal": "正常", "over": "超重", "obese": "肥胖"},
 }
+SYSTEMS = ["metric", "imperial"]  # in English; a tool gets them in the request's language (labels.py)
 
 
+@labelled("unit_converter")
 def unit_converter(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     dimension = intent.slots.get("dimension") or "length"
@@ -53,6 +55,7 @@ def unit_converter(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("tip_calculator")
 def tip_calculator(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     percent = number(intent.slots.get("percent"), 10.0 if lang == "zh" else 15.0)
@@ -86,9 +89,11 @@ def tip_calculator(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("bmi_calculator")
 def bmi_calculator(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     system = intent.slots.get("system") or ("imperial" if fact("distance_unit") == "mi" else "metric")
+    system, metric = choice("system", system, lang), repr(choice("system", "metric", lang))
     return {
         "name": "bmi_calculator",
         "title": text("bmi.title", lang),
@@ -104,11 +109,11 @@ def bmi_calculator(intent: Intent, fact: Fact) -> dict[str, Any]:
                 inputs={
                     "weight": field("number", "weight_kg", lang, required=True, minimum=1, maximum=700),
                     "height": field("number", "height_cm", lang, required=True, minimum=20, maximum=300),
-                    "system": field("string", "system", lang, enum=["metric", "imperial"], default=system),
+                    "system": field("string", "system", lang, enum=choices("system", SYSTEMS, lang), default=system),
                 },
                 constants={"label": BMI_CATEGORIES[lang]},
                 outputs={
-                    "bmi": "round(weight / (height / 100) ** 2, 1) if system == 'metric' "
+                    "bmi": f"round(weight / (height / 100) ** 2, 1) if system == {metric} "
                     "else round(703 * weight / height ** 2, 1)",
                     "category": "label['under'] if bmi < 18.5 else label['normal'] if bmi < 25 "
                     "else label['over'] if bmi < 30 else label['obese']",

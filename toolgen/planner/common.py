@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from toolgen.models import Intent
-from toolgen.planner.labels import text
+from toolgen.planner.labels import figure, text
 
 Fact = Callable[[str], str | None]
 Builder = Callable[[Intent, Fact], dict[str, Any]]
+FIGURES = ("metrics", "outputs", "computed")  # an operation's named figures, which the page shows by name
 
 
 def field(kind: str, label: str, lang: str, **options: Any) -> dict[str, Any]:
@@ -20,6 +22,29 @@ def field(kind: str, label: str, lang: str, **options: Any) -> dict[str, Any]:
 def op(op_id: str, kind: str, path: str, summary: str, lang: str, **options: Any) -> dict[str, Any]:
     """An operation summarised by the text key ``summary``."""
     return {"id": op_id, "kind": kind, "path": path, "summary": text(summary, lang), **options}
+
+
+def figure_labels(archetype: str, operations: list[dict[str, Any]], lang: str) -> dict[str, str]:
+    """Display names, in ``lang``, of the figures the operations name (those the text table knows; the page names
+    any other itself, and tests/unit/test_chinese_parity.py holds every plan to having none)."""
+    names = dict.fromkeys(name for o in operations for attribute in FIGURES for name in o.get(attribute) or {})
+    labels = {name: figure(archetype, name, lang) for name in names}
+    return {name: label for name, label in labels.items() if label is not None}
+
+
+def labelled(archetype: str) -> Callable[[Builder], Builder]:
+    """A builder whose program also carries the display names of its figures, in the request's language."""
+
+    def wrap(build: Builder) -> Builder:
+        @functools.wraps(build)
+        def built(intent: Intent, fact: Fact) -> dict[str, Any]:
+            program = build(intent, fact)
+            program["labels"] = figure_labels(archetype, program["operations"], intent.lang)
+            return program
+
+        return built
+
+    return wrap
 
 
 def number(value: Any, default: float) -> float:

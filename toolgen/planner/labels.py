@@ -1,4 +1,10 @@
-"""Human text a plan carries (titles, field labels, summaries), in the request's language."""
+"""Human text a plan carries (titles, field labels, summaries, figures, choices), in the request's language.
+
+Figures (aggregate metrics, compute and fetch outputs, computed list fields) are keyed ``metric.<name>``, or
+``metric.<archetype>.<name>`` where a name means something else in that tool (a to-do list's "total" counts tasks,
+a tip calculator's is money). Choices and the request's own values are keyed ``value.<kind>.<value>``: English
+keeps the value itself, so an English tool's choices are what they always were.
+"""
 
 from __future__ import annotations
 
@@ -227,6 +233,149 @@ _TEXT: dict[str, tuple[str, str]] = {
     "restaurant.suggestion": (" Suggested for you: {name}.", " 为你推荐：{name}。"),
     # run goal
     "run.week": ("This week's distance against your goal", "本周跑量与目标"),
+    # figures: aggregate metrics, compute and fetch outputs, computed list fields
+    "metric.runs": ("Runs", "跑步次数"),
+    "metric.total_distance": ("Total distance", "总距离"),
+    "metric.longest": ("Longest", "最长一次"),
+    "metric.pace_min_per_km": ("Pace (min/km)", "配速（分钟/公里）"),
+    "metric.pace_min_per_mi": ("Pace (min/mile)", "配速（分钟/英里）"),
+    "metric.streak_days": ("Streak (days)", "连续天数"),
+    "metric.distance": ("Distance", "距离"),
+    "metric.goal": ("Goal", "目标"),
+    "metric.remaining": ("Left", "剩余"),
+    "metric.days": ("Days", "天数"),
+    "metric.current_streak": ("Current streak (days)", "当前连续天数"),
+    "metric.last_day": ("Last day", "最近一次"),
+    "metric.mg": ("Caffeine (mg)", "咖啡因（毫克）"),
+    "metric.drinks": ("Drinks", "杯数"),
+    "metric.limit_mg": ("Limit (mg)", "上限（毫克）"),
+    "metric.remaining_mg": ("Left (mg)", "剩余（毫克）"),
+    "metric.over_limit": ("Over the limit", "超过上限"),
+    "metric.last_time": ("Last drink at", "最近一杯时间"),
+    "metric.past_cutoff": ("Past the cutoff", "已过截止时间"),
+    "metric.ml": ("Water (ml)", "饮水量（毫升）"),
+    "metric.goal_ml": ("Goal (ml)", "目标（毫升）"),
+    "metric.remaining_ml": ("Left (ml)", "还差（毫升）"),
+    "metric.water_tracker.done": ("Goal reached", "已达标"),
+    "metric.average": ("Average", "平均"),
+    "metric.entries": ("Entries", "篇数"),
+    "metric.lowest": ("Lowest", "最低"),
+    "metric.highest": ("Highest", "最高"),
+    "metric.spent": ("Spent", "已花"),
+    "metric.budget": ("Budget", "预算"),
+    "metric.over_budget": ("Over budget", "超出预算"),
+    "metric.expenses": ("Expenses", "笔数"),
+    "metric.total": ("Total", "总额"),
+    "metric.todo_list.total": ("Tasks", "任务总数"),
+    "metric.per_person": ("Per person", "人均"),
+    "metric.transfers": ("Who pays whom", "结算方式"),
+    "metric.paid": ("Paid", "已付"),
+    "metric.hours": ("Hours", "小时数"),
+    "metric.blocks": ("Blocks", "时间块数"),
+    "metric.minutes": ("Minutes", "分钟数"),
+    "metric.goal_hours": ("Goal (hours)", "目标（小时）"),
+    "metric.remaining_hours": ("Left (hours)", "还差（小时）"),
+    "metric.done": ("Done", "已完成"),
+    "metric.open": ("Open", "未完成"),
+    "metric.books": ("Books", "本数"),
+    "metric.average_rating": ("Average rating", "平均评分"),
+    "metric.read": ("Read", "已读完"),
+    "metric.left": ("Left to read", "还差"),
+    "metric.due_in_days": ("Due in (days)", "距到期（天）"),
+    "metric.next_box": ("Next box", "下一个盒子"),
+    "metric.next_due": ("Next review", "下次复习"),
+    "metric.choice": ("Pick", "推荐"),
+    "metric.options": ("Options", "可选数"),
+    "metric.weeks": ("Weeks", "周数"),
+    "metric.days_left": ("Days left", "剩余天数"),
+    "metric.result": ("Result", "结果"),
+    "metric.tip": ("Tip", "小费"),
+    "metric.bmi": ("BMI", "体重指数（BMI）"),
+    "metric.category": ("Category", "分类"),
+    "metric.rate": ("Rate", "汇率"),
+    "metric.rate_date": ("Rates of", "汇率日期"),
+    # choices (enum values): English is the value itself
+    "value.priority.high": ("high", "高"),
+    "value.priority.normal": ("normal", "普通"),
+    "value.priority.low": ("low", "低"),
+    "value.status.want": ("want", "想读"),
+    "value.status.reading": ("reading", "在读"),
+    "value.status.done": ("done", "读完"),
+    "value.category.food": ("food", "餐饮"),
+    "value.category.transport": ("transport", "交通"),
+    "value.category.housing": ("housing", "住房"),
+    "value.category.shopping": ("shopping", "购物"),
+    "value.category.fun": ("fun", "娱乐"),
+    "value.category.health": ("health", "医疗"),
+    "value.category.bills": ("bills", "账单"),
+    "value.category.other": ("other", "其他"),
+    "value.drink.coffee": ("coffee", "咖啡"),
+    "value.drink.espresso": ("espresso", "浓缩咖啡"),
+    "value.drink.latte": ("latte", "拿铁"),
+    "value.drink.cappuccino": ("cappuccino", "卡布奇诺"),
+    "value.drink.americano": ("americano", "美式咖啡"),
+    "value.drink.tea": ("tea", "茶"),
+    "value.drink.green_tea": ("green_tea", "绿茶"),
+    "value.drink.energy_drink": ("energy_drink", "能量饮料"),
+    "value.drink.cola": ("cola", "可乐"),
+    "value.drink.other": ("other", "其他"),
+    "value.day.mon": ("mon", "周一"),
+    "value.day.tue": ("tue", "周二"),
+    "value.day.wed": ("wed", "周三"),
+    "value.day.thu": ("thu", "周四"),
+    "value.day.fri": ("fri", "周五"),
+    "value.day.sat": ("sat", "周六"),
+    "value.day.sun": ("sun", "周日"),
+    "value.system.metric": ("metric", "公制"),
+    "value.system.imperial": ("imperial", "英制"),
+    # the request's own values, as the classifier names them (toolgen/intent/slots.py, gazetteer.py)
+    "value.habit.meditate": ("meditate", "冥想"),
+    "value.habit.read": ("read", "读书"),
+    "value.habit.drink water": ("drink water", "喝水"),
+    "value.habit.exercise": ("exercise", "锻炼"),
+    "value.habit.stretch": ("stretch", "拉伸"),
+    "value.habit.journal": ("journal", "写日记"),
+    "value.habit.floss": ("floss", "用牙线"),
+    "value.habit.sleep early": ("sleep early", "早睡"),
+    "value.habit.practice": ("practice", "练习"),
+    "value.habit.walk": ("walk", "散步"),
+    "value.event.birthday": ("birthday", "生日"),
+    "value.event.wedding": ("wedding", "婚礼"),
+    "value.event.exam": ("exam", "考试"),
+    "value.event.vacation": ("vacation", "假期"),
+    "value.event.anniversary": ("anniversary", "纪念日"),
+    "value.event.deadline": ("deadline", "截止日"),
+    "value.event.graduation": ("graduation", "毕业"),
+    "value.event.move": ("move", "搬家"),
+    "value.event.due date": ("due date", "预产期"),
+    "value.event.Christmas": ("Christmas", "圣诞节"),
+    "value.event.New Year": ("New Year", "元旦"),
+    "value.event.Valentine's Day": ("Valentine's Day", "情人节"),
+    "value.event.Halloween": ("Halloween", "万圣节"),
+    "value.event.National Day": ("National Day", "国庆节"),
+    "value.event.Labour Day": ("Labour Day", "劳动节"),
+    "value.cuisine.italian": ("italian", "意大利菜"),
+    "value.cuisine.japanese": ("japanese", "日料"),
+    "value.cuisine.chinese": ("chinese", "中餐"),
+    "value.cuisine.sichuan": ("sichuan", "川菜"),
+    "value.cuisine.cantonese": ("cantonese", "粤菜"),
+    "value.cuisine.thai": ("thai", "泰国菜"),
+    "value.cuisine.indian": ("indian", "印度菜"),
+    "value.cuisine.mexican": ("mexican", "墨西哥菜"),
+    "value.cuisine.korean": ("korean", "韩餐"),
+    "value.cuisine.french": ("french", "法餐"),
+    "value.cuisine.vietnamese": ("vietnamese", "越南菜"),
+    "value.cuisine.american": ("american", "美式"),
+    "value.cuisine.vegetarian": ("vegetarian", "素食"),
+    "value.topic.English": ("English", "英语"),
+    "value.topic.Spanish": ("Spanish", "西班牙语"),
+    "value.topic.French": ("French", "法语"),
+    "value.topic.German": ("German", "德语"),
+    "value.topic.Japanese": ("Japanese", "日语"),
+    "value.topic.Chinese": ("Chinese", "中文"),
+    "value.topic.Korean": ("Korean", "韩语"),
+    "value.topic.Italian": ("Italian", "意大利语"),
+    "value.topic.Russian": ("Russian", "俄语"),
 }
 
 
@@ -234,3 +383,22 @@ def text(key: str, lang: str) -> str:
     """The text for ``key`` in ``lang`` ('en' or 'zh'); KeyError for an unknown key."""
     en, zh = _TEXT[key]
     return zh if lang == "zh" else en
+
+
+def figure(archetype: str, name: str, lang: str) -> str | None:
+    """The display name of a figure (metric, output, computed field) of ``archetype``'s tool; None if unknown."""
+    for key in (f"metric.{archetype}.{name}", f"metric.{name}"):
+        if key in _TEXT:
+            return text(key, lang)
+    return None
+
+
+def choice(kind: str, value: str, lang: str) -> str:
+    """A choice or a request's value (``kind`` "priority", "habit"...) in ``lang``; the value itself if unknown."""
+    key = f"value.{kind}.{value}"
+    return text(key, lang) if key in _TEXT else value
+
+
+def choices(kind: str, values: list[str], lang: str) -> list[str]:
+    """Each of ``values`` in ``lang``, in the same order."""
+    return [choice(kind, value, lang) for value in values]

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolgen.intent.gazetteer import CITIES
 from toolgen.models import Intent
-from toolgen.planner.common import Fact, field, number, op
-from toolgen.planner.labels import text
+from toolgen.planner.common import Fact, field, labelled, number, op
+from toolgen.planner.labels import choice, choices, text
 
+# Choices in their English forms and order; a tool gets them in the request's language (labels.py).
+PRIORITIES = ["high", "normal", "low"]
 READING_STATUS = ["want", "reading", "done"]
 
 
+@labelled("todo_list")
 def todo_list(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     return {
@@ -23,7 +27,13 @@ def todo_list(intent: Intent, fact: Fact) -> dict[str, Any]:
                 "fields": {
                     "title": field("string", "task", lang, required=True, max_length=200),
                     "due": field("date", "due", lang),
-                    "priority": field("string", "priority", lang, enum=["high", "normal", "low"], default="normal"),
+                    "priority": field(
+                        "string",
+                        "priority",
+                        lang,
+                        enum=choices("priority", PRIORITIES, lang),
+                        default=choice("priority", "normal", lang),
+                    ),
                     "done": field("boolean", "done", lang, default=False),
                 },
             }
@@ -55,10 +65,12 @@ def todo_list(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("reading_list")
 def reading_list(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     slot = intent.slots.get("goal") or {}
     goal = number(slot.get("value") if slot.get("unit") == "book" else None, 12.0)
+    done = repr(choice("status", "done", lang))  # the status a book read has, as the expressions name it
     return {
         "name": "reading_list",
         "title": text("reading.title", lang),
@@ -69,7 +81,13 @@ def reading_list(intent: Intent, fact: Fact) -> dict[str, Any]:
                 "fields": {
                     "title": field("string", "title", lang, required=True, max_length=200),
                     "author": field("string", "author", lang, max_length=120),
-                    "status": field("string", "status", lang, enum=READING_STATUS, default="want"),
+                    "status": field(
+                        "string",
+                        "status",
+                        lang,
+                        enum=choices("status", READING_STATUS, lang),
+                        default=choice("status", "want", lang),
+                    ),
                     "rating": field("integer", "rating", lang, minimum=1, maximum=5),
                     "finished": field("date", "finished", lang),
                 },
@@ -101,9 +119,9 @@ def reading_list(intent: Intent, fact: Fact) -> dict[str, Any]:
                 period_field="finished",
                 constants={"goal": goal},
                 metrics={
-                    "read": "count_where(status, 'done')",
+                    "read": f"count_where(status, {done})",
                     "goal": "goal",
-                    "left": "max(goal - count_where(status, 'done'), 0)",
+                    "left": f"max(goal - count_where(status, {done}), 0)",
                 },
             ),
         ],
@@ -111,9 +129,10 @@ def reading_list(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("flashcards")
 def flashcards(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
-    topic = intent.slots.get("topic")
+    topic = choice("topic", intent.slots["topic"], lang) if intent.slots.get("topic") else None
     title = text("cards.title", lang) + (f" · {topic}" if topic else "")
     return {
         "name": "flashcards",
@@ -176,14 +195,18 @@ def flashcards(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("restaurant_picker")
 def restaurant_picker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     cuisines = list(intent.slots.get("cuisines") or [])
     if not cuisines:
         liked = fact("cuisine") or ("vegetarian" if fact("diet") else None)
         cuisines = [liked] if liked else []
+    cuisines = choices("cuisine", cuisines, lang)
     cities = intent.slots.get("cities") or []
     area = cities[0] if cities else fact("city")
+    if area and lang == "zh" and area in CITIES:  # the gazetteer's Chinese name
+        area = CITIES[area][0]
     favorite = fact("favorite_restaurant")
     description = text("restaurant.description", lang)
     if favorite:  # the tool suggests it; accepting or rejecting the suggestion rewards the memory
@@ -235,6 +258,7 @@ def restaurant_picker(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("countdown")
 def countdown(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     date = intent.slots.get("date")
@@ -242,6 +266,7 @@ def countdown(intent: Intent, fact: Fact) -> dict[str, Any]:
     if date is None and (not event or event == "birthday"):  # "count down to my birthday": the remembered date
         date = fact("birthday")
         event = event or ("birthday" if date else "")
+    event = choice("event", event, lang) if event else ""
     if date and len(date) == 5:  # a month and day: the next one, worked out on each call
         date_default: dict[str, Any] = {"default": f"$next:{date}"}
     elif date:

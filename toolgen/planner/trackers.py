@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen.models import Intent
-from toolgen.planner.common import Fact, field, number, op
-from toolgen.planner.labels import text
+from toolgen.planner.common import Fact, field, labelled, number, op
+from toolgen.planner.labels import choice, choices, text
 
+# Choices are in the request's language (toolgen/planner/labels.py: "value.<kind>.<value>"); these lists are
+# their English forms, in their order, and everything keyed by a choice (the caffeine table) follows it.
 WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 DRINKS = ["coffee", "espresso", "latte", "cappuccino", "americano", "tea", "green_tea", "energy_drink", "cola", "other"]
 CAFFEINE_MG = {
@@ -25,6 +27,7 @@ CAFFEINE_MG = {
 BUDGET_CATEGORIES = ["food", "transport", "housing", "shopping", "fun", "health", "bills", "other"]
 
 
+@labelled("run_log")
 def run_log(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     start = intent.slots.get("start") or fact("run_time")
@@ -89,9 +92,10 @@ def run_log(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("habit_tracker")
 def habit_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
-    habits = list(intent.slots.get("habits") or [])
+    habits = choices("habit", list(intent.slots.get("habits") or []), lang)
     habit = field("string", "habit", lang, required=True, max_length=60, **({"default": habits[0]} if habits else {}))
     return {
         "name": "habit_tracker",
@@ -135,6 +139,7 @@ def habit_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("caffeine_tracker")
 def caffeine_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     sensitive = fact("caffeine_sensitive") == "true"
@@ -150,7 +155,13 @@ def caffeine_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
                 "fields": {
                     "date": field("date", "date", lang, required=True, default="$today"),
                     "time": field("time", "time", lang),
-                    "drink": field("string", "drink", lang, enum=DRINKS, default="coffee"),
+                    "drink": field(
+                        "string",
+                        "drink",
+                        lang,
+                        enum=choices("drink", DRINKS, lang),
+                        default=choice("drink", "coffee", lang),
+                    ),
                     "mg": field("number", "mg", lang, required=True, minimum=0, maximum=1000),
                 },
             }
@@ -164,7 +175,7 @@ def caffeine_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
                 lang,
                 entity="drink",
                 derive={"mg": "caffeine[drink]"},
-                constants={"caffeine": CAFFEINE_MG},
+                constants={"caffeine": {choice("drink", drink, lang): mg for drink, mg in CAFFEINE_MG.items()}},
             ),
             op("listDrinks", "list", "/drinks", "caffeine.list", lang, entity="drink", sort="-date", filters=["date"]),
             op(
@@ -203,6 +214,7 @@ def caffeine_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("water_tracker")
 def water_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     goal = intent.slots.get("goal") or {}
@@ -261,6 +273,7 @@ def water_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("mood_journal")
 def mood_journal(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     return {
@@ -311,6 +324,7 @@ def mood_journal(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("budget_tracker")
 def budget_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     period = intent.slots.get("period") or fact("budget_period") or "month"
@@ -326,7 +340,13 @@ def budget_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
                 "fields": {
                     "date": field("date", "date", lang, required=True, default="$today"),
                     "amount": field("number", "amount", lang, required=True, minimum=0.01, maximum=1_000_000),
-                    "category": field("string", "category", lang, enum=BUDGET_CATEGORIES, default="other"),
+                    "category": field(
+                        "string",
+                        "category",
+                        lang,
+                        enum=choices("category", BUDGET_CATEGORIES, lang),
+                        default=choice("category", "other", lang),
+                    ),
                     "note": field("string", "note", lang, max_length=200),
                 },
             }
@@ -376,6 +396,7 @@ def budget_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("expense_splitter")
 def expense_splitter(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     named = list(intent.slots.get("people") or [])
@@ -443,6 +464,7 @@ def expense_splitter(intent: Intent, fact: Fact) -> dict[str, Any]:
     }
 
 
+@labelled("focus_planner")
 def focus_planner(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     goal = intent.slots.get("goal") or {}
@@ -455,7 +477,14 @@ def focus_planner(intent: Intent, fact: Fact) -> dict[str, Any]:
             "block": {
                 "label": text("block", lang),
                 "fields": {
-                    "day": field("string", "day", lang, required=True, enum=WEEKDAYS, default="mon"),
+                    "day": field(
+                        "string",
+                        "day",
+                        lang,
+                        required=True,
+                        enum=choices("day", WEEKDAYS, lang),
+                        default=choice("day", "mon", lang),
+                    ),
                     "start": field("time", "start", lang, required=True, default="09:00"),
                     "minutes": field(
                         "integer", "minutes_block", lang, required=True, default=90, minimum=5, maximum=600

@@ -25,6 +25,7 @@ from toolgen.errors import AuthError, ConfigError, ConflictError, ToolgenError
 from toolgen.runtime import operations, view
 from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, RouteNotFound, ToolCallError
 from toolgen.runtime.fetch import run_fetch
+from toolgen.runtime.messages import Message, say
 from toolgen.runtime.rows import RowStore
 from toolgen.runtime.values import check_object
 from toolgen.table import DynamoTable, ItemTable, usage_pk
@@ -90,15 +91,18 @@ class ToolApp:
         return self._secret() if callable(self._secret) else self._secret
 
     def handle(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Serve one function URL event."""
+        """Serve one function URL event; a failed call's message is in the tool's language."""
+        lang = self.program.ui.lang
         try:
             return self._handle(event)
         except ToolCallError as e:
-            return response(e.status, {"code": e.code, "message": e.message, "details": e.details_value})
+            return response(e.status, {"code": e.code, "message": e.text(lang), "details": e.details_value})
         except AuthError as e:
-            return response(401, {"code": "unauthorized", "message": e.message, "details": None})
+            message = say("unauthorized", lang) if lang == "zh" else e.message
+            return response(401, {"code": "unauthorized", "message": message, "details": None})
         except ConflictError as e:
-            return response(409, {"code": "conflict", "message": e.message, "details": None})
+            message = say("conflict", lang) if lang == "zh" else e.message
+            return response(409, {"code": "conflict", "message": message, "details": None})
 
     def _handle(self, event: dict[str, Any]) -> dict[str, Any]:
         http = event.get("requestContext", {}).get("http", {})
@@ -107,7 +111,7 @@ class ToolApp:
             return self._page()  # before the token: the page is how a person gives it
         user = auth.verify(auth.bearer(event.get("headers")), self.secret())
         if user != self.owner:
-            raise Forbidden("this tool belongs to someone else")
+            raise Forbidden(Message("not_owner"))
         if method == "GET" and path.rstrip("/") == "":
             return response(200, self.describe())
         for op_method, pattern, op in self._routes:
@@ -116,12 +120,13 @@ class ToolApp:
                 query = _query(event)
                 unknown = sorted(set(query) - accepted_query(op))
                 if unknown:
-                    raise Invalid("unknown query parameters", details={name: "unknown parameter" for name in unknown})
+                    details = {name: "unknown parameter" for name in unknown}
+                    raise Invalid(Message("unknown_query"), details=details)
                 result = self.run(op, user, match.groupdict().get("id"), query, _body(event, method))
                 if "x-toolgen-probe" not in (event.get("headers") or {}):  # the platform's probe is not a use
                     self._count_use(user)
                 return result
-        raise RouteNotFound(f"no route {method} {path}")
+        raise RouteNotFound(Message("no_route", method=method, path=path))
 
     def _page(self) -> dict[str, Any]:
         assert self.page is not None
@@ -167,7 +172,7 @@ class ToolApp:
         if kind == "update":
             changes = check_object(body, self.program.entities[op.entity].fields, partial=True)
             if not changes:
-                raise Invalid("nothing to change")
+                raise Invalid(Message("nothing_to_change"))
             return response(200, rows.update(op.entity, row_id or "", changes))
         if kind == "delete":
             rows.delete(op.entity, row_id or "")
@@ -178,7 +183,7 @@ class ToolApp:
             return response(200, operations.compute(op, query, body, today))
         if kind == "fetch":
             return response(200, run_fetch(self.program, op, query, today))
-        raise RouteNotFound(f"operation {op.id} has no handler")
+        raise RouteNotFound(Message("no_handler", op=op.id))
 
 
 def accepted_query(op: Any) -> set[str]:
@@ -210,15 +215,15 @@ def _body(event: dict[str, Any], method: str) -> Any:
         try:
             raw = base64.b64decode(raw).decode()
         except (ValueError, UnicodeDecodeError) as e:
-            raise BadRequest("the body is not valid UTF-8") from e
+            raise BadRequest(Message("not_utf8")) from e
     if len(raw) > MAX_BODY:
-        raise BadRequest(f"the body is larger than {MAX_BODY} bytes")
+        raise BadRequest(Message("too_big", limit=MAX_BODY))
     if not raw.strip():  # the document requires a body; {} is how to send one with every field defaulted
-        raise BadRequest("a JSON object body is required")
+        raise BadRequest(Message("no_body"))
     try:
         return json.loads(raw)
     except ValueError as e:
-        raise BadRequest("the body is not valid JSON") from e
+        raise BadRequest(Message("not_json")) from e
 
 
 __all__ = ["ToolApp", "response"]

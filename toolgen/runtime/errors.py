@@ -1,19 +1,25 @@
-"""Errors a tool call can end in, each with the HTTP status its caller gets."""
+"""Errors a tool call can end in, each with the HTTP status its caller gets and its message in either language."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from toolgen.errors import ToolgenError
+from toolgen.runtime.messages import Message
 
 
 class ToolCallError(ToolgenError):
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, *, details: Any = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Message, *, details: Any = None) -> None:
+        self.said = message if isinstance(message, Message) else None
+        super().__init__(message.text() if isinstance(message, Message) else message)  # English, for logs
         self.details_value = details
+
+    def text(self, lang: str) -> str:
+        """The message in the tool's language (a plain-text message is said as it was given)."""
+        return self.said.text(lang) if self.said is not None else self.message
 
 
 class BadRequest(ToolCallError):

@@ -11,6 +11,7 @@ from typing import Any
 from toolgen.errors import ConflictError
 from toolgen.ids import ROW_ID_RE, sortable_id
 from toolgen.runtime.errors import RouteNotFound
+from toolgen.runtime.messages import Message
 from toolgen.table import ItemTable, rows_pk
 
 UPDATE_ATTEMPTS = 3
@@ -38,7 +39,7 @@ class RowStore:
 
     def _sk(self, entity: str, row_id: str) -> str:
         if not ROW_ID_RE.match(row_id):
-            raise RouteNotFound(f"no {entity} {row_id!r}")
+            raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
         return f"{entity}#{row_id}"
 
     def create(self, entity: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +62,7 @@ class RowStore:
     def get(self, entity: str, row_id: str) -> dict[str, Any]:
         item = self.table.get(self.pk, self._sk(entity, row_id))
         if item is None:
-            raise RouteNotFound(f"no {entity} {row_id!r}")
+            raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
         return _row(item)
 
     def update(self, entity: str, row_id: str, changes: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +71,7 @@ class RowStore:
         for _ in range(UPDATE_ATTEMPTS):
             item = self.table.get(self.pk, sk)
             if item is None:
-                raise RouteNotFound(f"no {entity} {row_id!r}")
+                raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
             merged = {**item.get("data", {}), **changes}
             try:
                 updated = self.table.update(
@@ -83,4 +84,4 @@ class RowStore:
 
     def delete(self, entity: str, row_id: str) -> None:
         if not self.table.delete(self.pk, self._sk(entity, row_id)):
-            raise RouteNotFound(f"no {entity} {row_id!r}")
+            raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolgen.bounds import MAX_NUMBER
 from toolgen.runtime.errors import Invalid
+from toolgen.runtime.messages import Message
 
 if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
     from toolgen.program import FieldSpec
@@ -18,59 +19,68 @@ _TIME = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
 
 
 def check_number(
-    name: str, value: Any, kind: str, minimum: float | None, maximum: float | None, *, from_text: bool = False
+    name: str,
+    value: Any,
+    kind: str,
+    minimum: float | None,
+    maximum: float | None,
+    *,
+    from_text: bool = False,
+    label: str = "",
 ) -> float | int:
     """``value`` as a number (``kind`` "number" or "integer") within the bounds, or Invalid saying why not."""
+    said = {"name": name, "label": label}
     if from_text and isinstance(value, str):
         try:
             value = float(value) if kind == "number" else int(value)
         except ValueError as e:
-            raise Invalid(f"{name} must be a {kind}", details={name: "not a number"}) from e
+            raise Invalid(Message("not_a_kind", kind=kind, **said), details={name: "not a number"}) from e
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise Invalid(f"{name} must be a {kind}", details={name: f"expected {kind}"})
+        raise Invalid(Message("not_a_kind", kind=kind, **said), details={name: f"expected {kind}"})
     if kind == "integer" and (isinstance(value, float) and not value.is_integer()):
-        raise Invalid(f"{name} must be a whole number", details={name: "expected integer"})
+        raise Invalid(Message("not_whole", **said), details={name: "expected integer"})
     if not math.isfinite(value) or abs(value) > MAX_NUMBER:
-        raise Invalid(f"{name} is out of range", details={name: "out of range"})
+        raise Invalid(Message("out_of_range", **said), details={name: "out of range"})
     if minimum is not None and value < minimum:
-        raise Invalid(f"{name} must be at least {minimum:g}", details={name: "too small"})
+        raise Invalid(Message("too_small", minimum=minimum, **said), details={name: "too small"})
     if maximum is not None and value > maximum:
-        raise Invalid(f"{name} must be at most {maximum:g}", details={name: "too large"})
+        raise Invalid(Message("too_large", maximum=maximum, **said), details={name: "too large"})
     return int(value) if kind == "integer" else value
 
 
 def check_value(name: str, value: Any, spec: FieldSpec, *, from_text: bool = False) -> Any:
     """``value`` converted to the field's type, or Invalid saying what is wrong."""
+    said = {"name": name, "label": spec.label}
     if spec.type in ("number", "integer"):
-        return check_number(name, value, spec.type, spec.minimum, spec.maximum, from_text=from_text)
+        return check_number(name, value, spec.type, spec.minimum, spec.maximum, from_text=from_text, label=spec.label)
     if spec.type == "boolean":
         if from_text and isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
         if not isinstance(value, bool):
-            raise Invalid(f"{name} must be true or false", details={name: "expected boolean"})
+            raise Invalid(Message("not_boolean", **said), details={name: "expected boolean"})
         return value
     if not isinstance(value, str):
-        raise Invalid(f"{name} must be text", details={name: "expected string"})
+        raise Invalid(Message("not_text", **said), details={name: "expected string"})
     if spec.type == "date":
         try:  # the pattern first: fromisoformat alone also takes forms such as 20261231
-            return dt.date.fromisoformat(value).isoformat() if _DATE.match(value) else _bad_date(name)
+            return dt.date.fromisoformat(value).isoformat() if _DATE.match(value) else _bad_date(said)
         except ValueError as e:
-            raise Invalid(f"{name} must be a date like 2026-12-31", details={name: "expected YYYY-MM-DD"}) from e
+            raise Invalid(Message("not_date", **said), details={name: "expected YYYY-MM-DD"}) from e
     if spec.type == "time":
         if not _TIME.match(value):
-            raise Invalid(f"{name} must be a time like 06:30", details={name: "expected HH:MM"})
+            raise Invalid(Message("not_time", **said), details={name: "expected HH:MM"})
         return value
     if len(value) > spec.max_length:
-        raise Invalid(f"{name} is longer than {spec.max_length} characters", details={name: "too long"})
+        raise Invalid(Message("too_long", max_length=spec.max_length, **said), details={name: "too long"})
     if any(ord(c) < 32 and c not in "\n\t" for c in value):
-        raise Invalid(f"{name} holds control characters", details={name: "control characters"})
+        raise Invalid(Message("control", **said), details={name: "control characters"})
     if spec.enum and value not in spec.enum:
-        raise Invalid(f"{name} must be one of {', '.join(spec.enum)}", details={name: "not allowed"})
+        raise Invalid(Message("not_allowed", choices=list(spec.enum), **said), details={name: "not allowed"})
     return value
 
 
-def _bad_date(name: str) -> str:
-    raise Invalid(f"{name} must be a date like 2026-12-31", details={name: "expected YYYY-MM-DD"})
+def _bad_date(said: dict[str, str]) -> str:
+    raise Invalid(Message("not_date", **said), details={said["name"]: "expected YYYY-MM-DD"})
 
 
 def _default(spec: FieldSpec, day: dt.date | None) -> Any:
@@ -97,7 +107,7 @@ def check_object(
     Fields in ``optional`` are not required even when their spec says so (the operation derives them).
     """
     if not isinstance(data, dict):
-        raise Invalid("the body must be a JSON object")
+        raise Invalid(Message("not_object"))
     problems: dict[str, str] = {name: "unknown field" for name in data if name not in fields}
     problems.update({name: "must not be null" for name, value in data.items() if value is None and name in fields})
     result: dict[str, Any] = {}
@@ -116,6 +126,6 @@ def check_object(
         except Invalid as e:
             problems.update(e.details_value or {name: e.message})
     if problems:
-        summary = "; ".join(f"{k}: {v}" for k, v in problems.items())
-        raise Invalid(f"invalid input ({summary})", details=problems)
+        named = [(name, fields[name].label if name in fields else "", problem) for name, problem in problems.items()]
+        raise Invalid(Message("invalid_input", problems=named), details=problems)
     return result

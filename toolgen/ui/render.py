@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from toolgen.paths import TEMPLATES
+from toolgen.planner.labels import figure
 from toolgen.program import ToolProgram
 from toolgen.ui.theme import THEME, tokens
 
@@ -41,6 +42,9 @@ _LABELS = {
         "loading": "Loading…",
         "chart": "{label}, by day",
         "unreachable": "The tool could not be reached. Check your connection and try again.",
+        "yes": "✓",
+        "no": "✗",
+        "none": "—",
     },
     "zh": {
         "asked": "你的需求",
@@ -61,22 +65,10 @@ _LABELS = {
         "loading": "加载中…",
         "chart": "{label}（按天）",
         "unreachable": "无法连接到工具，请检查网络后重试。",
+        "yes": "是",
+        "no": "否",
+        "none": "无",
     },
-}
-_METRICS_ZH = {
-    "runs": "次数",
-    "total_distance": "总距离",
-    "longest": "最长",
-    "pace_min_per_km": "配速（分钟/公里）",
-    "pace_min_per_mi": "配速（分钟/英里）",
-    "streak_days": "连续天数",
-    "days": "天数",
-    "current_streak": "当前连续",
-    "last_day": "最近一次",
-    "total": "总数",
-    "done": "已完成",
-    "open": "未完成",
-    "result": "结果",
 }
 
 
@@ -124,13 +116,22 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def _figure_name(program: ToolProgram, name: str) -> str:
+    """A figure's display name: the program's own, else the text table's for its archetype, else the name itself."""
+    lang = program.ui.lang
+    known = program.labels.get(name) or figure(program.archetype, name, lang)
+    return known or (name if lang == "zh" else name.replace("_", " ").capitalize())
+
+
 def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
     lang = program.ui.lang
-    metric_names = set()
-    for op in program.operations:
-        for attribute in ("metrics", "outputs", "computed"):
-            metric_names |= set(getattr(op, attribute, None) or {})
-    metrics = {m: (_METRICS_ZH.get(m, m) if lang == "zh" else m.replace("_", " ").capitalize()) for m in metric_names}
+    names = dict.fromkeys(
+        name
+        for op in program.operations
+        for attribute in ("metrics", "outputs", "computed")
+        for name in getattr(op, attribute, None) or {}
+    )
+    metrics = {name: _figure_name(program, name) for name in names}
     return {
         "tool_url": tool_url,
         "lang": lang,
