@@ -18,15 +18,15 @@ from toolgen.planner.lookups import FX_CURRENCIES
 # Units per US dollar: a few round figures the tests check by hand, and one for every other currency the tool offers.
 RATES = {"USD": 1.0, "EUR": 0.9, "CNY": 7.2, "JPY": 150.0, "GBP": 0.8}
 RATES.update({code: 1.0 + i / 10 for i, code in enumerate(FX_CURRENCIES) if code not in RATES})
-FORECAST = {  # latitude -> a week of daily maxima, minima and rain
-    "39.90": ([1, 3, 2, 4, 5, 3, 2], [-8, -6, -7, -5, -4, -6, -7], [0, 0, 0.2, 0, 0, 0, 0]),
-    "31.23": ([12, 14, 13, 15, 11, 12, 13], [5, 6, 6, 7, 4, 5, 6], [3.1, 0, 0, 8.4, 1.0, 0, 0]),
-    "23.13": ([22, 24, 23, 25, 21, 22, 24], [14, 15, 15, 16, 13, 14, 15], [0, 0, 0, 0, 0, 14.0, 0]),
+FORECAST = {  # latitude to one decimal (Beijing, Shanghai, Guangzhou) -> a week of daily maxima, minima and rain
+    "39.9": ([1, 3, 2, 4, 5, 3, 2], [-8, -6, -7, -5, -4, -6, -7], [0, 0, 0.2, 0, 0, 0, 0]),
+    "31.2": ([12, 14, 13, 15, 11, 12, 13], [5, 6, 6, 7, 4, 5, 6], [3.1, 0, 0, 8.4, 1.0, 0, 0]),
+    "23.1": ([22, 24, 23, 25, 21, 22, 24], [14, 15, 15, 16, 13, 14, 15], [0, 0, 0, 0, 0, 14.0, 0]),
 }
 
 
 def forecast_location(lat: str, lon: str, variables: list[str]) -> dict:
-    highs, lows, rain = FORECAST[lat]
+    highs, lows, rain = FORECAST[f"{float(lat):.1f}"]
     series = {"temperature_2m_max": highs, "temperature_2m_min": lows, "precipitation_sum": rain,
               "wind_speed_10m_max": [10.0] * 7}  # fmt: skip
     return {

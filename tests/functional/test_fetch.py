@@ -53,7 +53,7 @@ def test_weather_ranking_ranks_cities_from_the_real_response_shape(overrides, up
         {"value": 15, "city": "Shanghai"},
         {"value": 5, "city": "Beijing"},
     ]
-    assert "latitude=39.90%2C31.23%2C23.13" in upstream.requests[-1]
+    assert "latitude=39.91%2C31.22%2C23.12" in upstream.requests[-1]  # GeoNames' city centres
 
 
 def test_weather_ranking_by_coldest_and_by_rain(overrides):

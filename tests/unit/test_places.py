@@ -1,0 +1,200 @@
+"""Places read from GeoNames' data (toolgen/knowledge/places.py): lists, Chinese, ordinary words, ambiguity.
+
+The index is built once per process; when this module is the first to ask for it, it is built here without being
+written to the on-disk cache, so these tests write no file.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolgen.intent import classify
+from toolgen.intent.slots import extract, find_cities
+from toolgen.knowledge import places
+from toolgen.knowledge.places import find_places, place_like, resolve
+from toolgen.memory.extract import extract as read_fact
+from toolgen.planner import OfflinePlanner
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _index_in_memory() -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(places, "_save", lambda index, path: None)
+        patch.setattr(places, "_cache_file", lambda: Path("/nonexistent/places.json"))
+        places._index()
+
+
+def names(text: str) -> list[str]:
+    return [place.name for place in find_places(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tokyo, Osaka and Sapporo", ["Tokyo", "Osaka", "Sapporo"]),
+        ("Madrid, Rome, Lisbon", ["Madrid", "Rome", "Lisbon"]),
+        ("Seattle, Denver and Phoenix", ["Seattle", "Denver", "Phoenix"]),
+        ("compare the weather in Lisbon and Porto", ["Lisbon", "Porto"]),
+        ("compare the weather in lisbon and porto", ["Lisbon", "Porto"]),  # lowercase, in a place context
+        ("北京、上海和里斯本哪个更热", ["Beijing", "Shanghai", "Lisbon"]),
+        ("东京和大阪", ["Tokyo", "Osaka"]),
+        ("which is wetter, Lisboa or Roma?", ["Lisbon", "Rome"]),  # alternate names, capitalised in a list
+        ("Tokyo and tokyo and 东京", ["Tokyo"]),  # each place once
+    ],
+)
+def test_every_place_of_a_list_is_found_in_order(text, expected):
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "track my reading",
+        "I want to split the bill",
+        "log my mood",
+        "a list of gift ideas",
+        "Nice work",
+        "I will march on",
+        "Reading list for the summer",
+        "such as salt and pepper",
+        "habits: meditation, reading and running",
+        "我想吃比萨",
+        "每天记录心情和日照时间",
+    ],
+)
+def test_ordinary_sentences_name_no_place(text):
+    assert find_places(text) == []
+
+
+def test_a_common_word_is_a_place_where_the_sentence_says_so():
+    assert names("is it sunny in Nice and Reading this week") == ["Nice", "Reading"]
+
+
+def test_the_longest_name_wins_so_new_york_is_not_also_york():
+    assert names("New York and York") == ["New York City", "York"]
+    assert names("i love new york") == ["New York City"]
+
+
+def test_a_shared_name_stands_for_the_most_populous_city():
+    assert resolve("Paris").country == "FR"
+    assert resolve("paris").country == "FR"
+    assert [p.country for p in find_places("Paris")] == ["FR"]
+    assert resolve("Porto").country == "PT"  # its own name beats Bordeaux's old alternate name
+
+
+def test_a_place_carries_its_names_coordinates_and_size():
+    lisbon = resolve("Lisbon")
+    assert lisbon is not None
+    assert (lisbon.name, lisbon.zh, lisbon.country, lisbon.geoname_id) == ("Lisbon", "里斯本", "PT", 2267057)
+    assert lisbon.lat == pytest.approx(38.72, abs=0.05) and lisbon.lon == pytest.approx(-9.14, abs=0.05)
+    assert lisbon.population > 500_000
+    with pytest.raises(AttributeError):
+        lisbon.name = "Lisboa"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("name", "english"),
+    [
+        ("成都", "Chengdu"),
+        ("成都市", "Chengdu"),
+        ("纽约", "New York City"),  # simplified names the data lacks come from places_zh.json
+        ("波尔图", "Porto"),
+        ("紐約", "New York City"),  # traditional names match too
+        ("Sao Paulo", "São Paulo"),
+        ("xian", "Xi'an"),
+        ("Peking", "Beijing"),
+    ],
+)
+def test_names_resolve_in_either_language(name, english):
+    place = resolve(name)
+    assert place is not None and place.name == english
+
+
+def test_the_chinese_name_shown_is_simplified():
+    assert [resolve(n).zh for n in ("New York", "Seoul", "Dubai", "Seattle", "Chengdu")] == [  # type: ignore[union-attr]
+        "纽约",
+        "首尔",
+        "迪拜",
+        "西雅图",
+        "成都",
+    ]
+
+
+def test_the_zh_file_names_the_cities_it_means():
+    for geoname_id, english, zh in json.loads(places.ZH_NAMES.read_text(encoding="utf-8")):
+        place = resolve(english)
+        assert place is not None and (place.geoname_id, place.zh) == (geoname_id, zh), english
+
+
+def test_an_unknown_place_is_unresolved():
+    assert resolve("Atlantis") is None
+    assert resolve("Narnia") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "unknown"),
+    [
+        ("rank Atlantis and Lisbon", ["Atlantis"]),
+        ("Rank Atlantis, Gondor and Lisbon by rain", ["Atlantis", "Gondor"]),
+        ("is it colder in Narnia this week", ["Narnia"]),
+        ("北京和亚特兰蒂斯哪个更热", ["亚特兰蒂斯"]),
+        ("rank the hottest cities this week", []),
+        ("compare Tokyo and Osaka in Celsius", []),
+        ("本周北京、上海哪个最热", []),
+    ],
+)
+def test_place_like_names_what_looks_like_a_place_but_is_none(text, unknown):
+    assert place_like(text) == unknown
+
+
+def test_find_cities_gives_english_names():
+    assert find_cities("东京和大阪") == ["Tokyo", "Osaka"]
+
+
+def test_the_weather_slots_say_which_names_were_not_placed():
+    slots = extract("weather_ranking", "rank Atlantis and Lisbon")
+    assert slots["cities"] == ["Lisbon"] and slots["unresolved_places"] == ["Atlantis"]
+    assert "unresolved_places" not in extract("weather_ranking", "rank Tokyo and Osaka")
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("I live in Lisbon", "Lisbon"),
+        ("I'm based in Porto", "Porto"),
+        ("我住在成都", "Chengdu"),
+        ("我在里斯本工作", "Lisbon"),
+        ("I grew up in Tokyo but I live in Lisbon", "Lisbon"),
+    ],
+)
+def test_the_home_city_fact_has_the_canonical_name(text, city):
+    assert read_fact(text) == ("fact", "city", city)
+
+
+def test_the_weather_tool_ranks_the_places_named_with_their_coordinates():
+    prompt = "compare the weather in Lisbon and Porto"
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
+    op = program.operations[0]
+    assert op.labels == ["Lisbon", "Porto"]
+    lisbon, porto = resolve("Lisbon"), resolve("Porto")
+    assert lisbon is not None and porto is not None
+    assert op.query["latitude"] == f"{lisbon.lat:.2f},{porto.lat:.2f}"
+    assert op.query["longitude"] == f"{lisbon.lon:.2f},{porto.lon:.2f}"
+
+
+def test_a_chinese_weather_tool_names_its_places_in_chinese():
+    prompt = "东京和大阪这周哪个更热"
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
+    assert "东京、大阪" in program.description
+    assert program.operations[0].labels == ["Tokyo", "Osaka"]
+
+
+def test_the_tool_runtime_never_loads_the_places():
+    probe = "import sys, toolgen.runtime; print(sorted(m for m in sys.modules if 'places' in m or 'geonames' in m))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
