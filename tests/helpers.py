@@ -41,6 +41,32 @@ class WorkerContext:
 
 
 # One plain request per archetype, used wherever a test needs every kind of tool.
+# Composed tools (the knowledge base's subjects, no named kind), one per subject, English and Chinese.
+COMPOSED_PROMPTS = {
+    "blood_pressure": "log my blood pressure readings morning and evening",
+    "sleep": "我想记录每天的睡眠时间",
+    "baby_feeding": "track my baby's feeding times and amounts",
+    "weight": "track my weight every week",
+    "plant_watering": "提醒我每周给花浇水",
+    "birthdays": "remind me of my friends' birthdays and show how many days are left",
+    "gift_ideas": "a list of gift ideas for each family member",
+    "mortgage": "帮我算一下房贷每月还多少",
+    "freelance_hours": "a tool that tracks my freelance hours per client and what I should bill",
+    "blood_sugar": "我妈有糖尿病，想帮她记一下每天的血糖",
+    "migraine": "migraine diary with how bad it was and the trigger",
+    "workout": "gym log with exercise, sets, reps and weight",
+    "pantry": "pantry inventory with expiry dates",
+    "lent_items": "记一下借给别人的东西，借给谁了，还了没有",
+    "packing_list": "a packing list for my trip",
+    "filter_changes": "the furnace filter gets changed every 90 days",
+    "compound_interest": "compound interest calculator",
+    "job_applications": "job applications tracker: company, role, status",
+    "movies_watched": "看过的电影记一下，打个分",
+    "wine_cellar": "wine cellar catalogue with vintage and region",
+    "swimming": "每次游泳记一下游了多少圈",
+    "fuel_log": "记录每次加油的里程和油量",
+}
+
 ARCHETYPE_PROMPTS = {
     "weather_ranking": "rank Beijing, Shanghai and Guangzhou by max temperature this week",
     "currency_converter": "convert 100 dollars to euros",

@@ -50,6 +50,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from toolgen.intent.evaluate import evaluate, load, render
     from toolgen.paths import ROOT
 
+    if args.breadth:
+        from toolgen.planner import breadth
+
+        reports = [breadth.evaluate(part) for part in (breadth.PARTS if args.part == "all" else (args.part,))]
+        if args.json:
+            _print_json([r.as_dict() for r in reports])
+        else:
+            print("\n\n".join(breadth.render(r, show_misses=args.errors) for r in reports))
+        return 0
+
     paths = args.data or [ROOT / "tests" / "data" / "intents.jsonl"]
     rows = [row for path in paths for row in load(Path(path))]
     report = evaluate(rows)
@@ -106,6 +116,63 @@ def cmd_new(args: argparse.Namespace) -> int:
     job_id = accepted["job_id"]
     if not args.json:
         print(f"job {job_id}")
+    job = _follow(client, job_id, args)
+    if job is None:
+        return 1
+    while job["status"] == "needs_clarification" and job.get("candidates") and not args.json and sys.stdin.isatty():
+        choice = _offer(job)  # one step: Enter builds the proposal, a number another candidate
+        if choice is None:
+            break
+        client.api("POST", f"/v1/jobs/{job_id}/answer", body={"choice": choice})
+        job = _follow(client, job_id, args)
+        if job is None:
+            return 1
+    if args.json:
+        _print_json(job)
+    elif job["status"] == "succeeded":
+        print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
+    elif job["status"] == "needs_clarification":
+        print(f"needs clarification: {job['question']}")
+        for number, candidate in enumerate(job.get("candidates") or [], 1):
+            print(f"  {number}. {candidate['title']}: {', '.join(candidate['fields'])}")
+        if job.get("candidates"):
+            print(f"answer with: toolgen answer {job_id}   (or --choice {job['candidates'][0]['choice']})")
+    else:
+        print(f"failed: {job['error']}")
+    return 0 if job["status"] == "succeeded" else 1
+
+
+def _offer(job: dict[str, Any]) -> str | None:
+    """Ask at the terminal which candidate to build; None to stop."""
+    print(job["question"])
+    candidates = job["candidates"]
+    for number, candidate in enumerate(candidates, 1):
+        print(f"  {number}. {candidate['title']}: {', '.join(candidate['fields'])}")
+    answer = input(f"build which? [Enter: 1, 1-{len(candidates)}, q: none] ").strip().lower()
+    if answer in ("q", "n", "no"):
+        return None
+    index = int(answer) - 1 if answer.isdigit() else 0
+    return str(candidates[index]["choice"]) if 0 <= index < len(candidates) else None
+
+
+def cmd_answer(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    body = {"choice": args.choice} if args.choice else {"accept": True}
+    client.api("POST", f"/v1/jobs/{args.job_id}/answer", body=body)
+    job = _follow(client, args.job_id, args)
+    if job is None:
+        return 1
+    if args.json:
+        _print_json(job)
+    elif job["status"] == "succeeded":
+        print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
+    else:
+        print(f"{job['status']}: {job.get('error') or job.get('question')}")
+    return 0 if job["status"] == "succeeded" else 1
+
+
+def _follow(client: Client, job_id: str, args: argparse.Namespace) -> dict[str, Any] | None:
+    """Poll the job to its end, printing each stage as it ends; None if it did not end in time."""
     seen: set[str] = set()
     deadline = time.monotonic() + args.timeout
     while True:
@@ -119,17 +186,9 @@ def cmd_new(args: argparse.Namespace) -> int:
             break
         if time.monotonic() > deadline:
             print(f"toolgen: job {job_id} still {job['status']} after {args.timeout} s", file=sys.stderr)
-            return 1
+            return None
         time.sleep(0.1)
-    if args.json:
-        _print_json(job)
-    elif job["status"] == "succeeded":
-        print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
-    elif job["status"] == "needs_clarification":
-        print(f"needs clarification: {job['question']}")
-    else:
-        print(f"failed: {job['error']}")
-    return 0 if job["status"] == "succeeded" else 1
+    return dict(job)
 
 
 def cmd_invoke(args: argparse.Namespace) -> int:
@@ -270,6 +329,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--timeout", type=float, default=120.0)
     client_args(s)
     s.set_defaults(func=cmd_new)
+    s = sub.add_parser("answer", help="answer a job's question: build its proposed tool, or --choice a candidate")
+    s.add_argument("job_id")
+    s.add_argument("--choice", help="a candidate's choice (default: the proposal)")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--timeout", type=float, default=120.0)
+    client_args(s)
+    s.set_defaults(func=cmd_answer)
     s = sub.add_parser("invoke", help="call one operation of a tool through its URL")
     s.add_argument("tool_id")
     s.add_argument("operation_id")
@@ -287,8 +353,12 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         help="JSON Lines of {text, archetype}; repeatable (default: tests/data/intents.jsonl)",
     )
-    s.add_argument("--errors", action="store_true", help="list the misclassified requests")
+    s.add_argument("--errors", action="store_true", help="list the misclassified requests (or the breadth misses)")
     s.add_argument("--json", action="store_true")
+    s.add_argument(
+        "--breadth", action="store_true", help="everyday requests: how many get a tool that fits (tests/data/breadth)"
+    )
+    s.add_argument("--part", choices=["dev", "holdout", "all"], default="dev", help="which part of the breadth set")
     s.set_defaults(func=cmd_eval)
     s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get, or lint one (offline)")
     s.add_argument("prompt", nargs="?")

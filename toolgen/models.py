@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 JobStatus = Literal["queued", "running", "succeeded", "failed", "needs_clarification"]
 StageStatus = Literal["pending", "running", "succeeded", "failed", "skipped"]
@@ -48,6 +48,10 @@ class Intent(BaseModel):
     needs_external_api: bool = False
     lang: Literal["en", "zh"] = "en"
     candidates: list[str] = Field(default_factory=list)
+    shape: str | None = Field(default=None, description="log, collection, schedule, dates, calculator, lookup, split")
+    subject: str | None = Field(default=None, description="the knowledge base's subject, when one was read")
+    refusal: str | None = Field(default=None, description="why no tool can do this (an action in the world)")
+    unresolved: list[str] = Field(default_factory=list, description="places or names the request gave, not found")
 
 
 class JobMessage(BaseModel):
@@ -76,6 +80,12 @@ class Job(BaseModel):
     ui_path: str | None = None
     error: str | None = None
     question: str | None = None
+    refused: str | None = None
+    proposal: dict[str, Any] | None = None
+    candidates: list[dict[str, Any]] = Field(default_factory=list)
+    choice: str | None = None
+    notes: list[str] = Field(default_factory=list)
+    composition: dict[str, Any] | None = None
     planner: dict[str, Any] | None = None
     reused: bool = False
     learned: list[str] | None = Field(default=None, description="memories learnt from the prompt; None: not read yet")
@@ -188,6 +198,21 @@ class PlannerView(BaseModel):
     fallback: str | None = None
 
 
+class Candidate(BaseModel):
+    choice: str = Field(description="send it back as the answer's choice to get this tool")
+    title: str
+    description: str = ""
+    fields: list[str] = Field(default_factory=list, description="what the tool records or takes, in your language")
+    operations: list[str] = Field(default_factory=list, description="what it does, in your language")
+
+
+class Composition(BaseModel):
+    shape: str
+    subject: str | None = None
+    inferred: list[str] = Field(default_factory=list, description="fields from the knowledge base or your request")
+    guessed: list[str] = Field(default_factory=list, description="fields made up for a subject it does not know")
+
+
 class JobView(BaseModel):
     job_id: str
     status: JobStatus
@@ -198,6 +223,10 @@ class JobView(BaseModel):
     ui_url: str | None = None
     error: str | None = None
     question: str | None = None
+    refused: str | None = Field(default=None, description="why no tool does this: booking, purchase, payment, ...")
+    proposal: Candidate | None = Field(default=None, description="the tool you get by answering accept: true")
+    candidates: list[Candidate] = Field(default_factory=list)
+    composition: Composition | None = None
     planner: PlannerView | None = None
     reused: bool = Field(default=False, description="an earlier tool of this person answered the same plan")
     learned: list[str] = Field(default_factory=list, description="the memories this request taught (their ids)")
@@ -258,6 +287,29 @@ class HistoryView(BaseModel):
 
 class EditMemoryRequest(Body):
     text: Annotated[str, Text, StringConstraints(max_length=MAX_MEMORY_TEXT)]
+
+
+def _one_of(schema: dict[str, Any]) -> None:
+    """The document says what the validator does: exactly one of accept (true) and choice, neither null."""
+    for name, prop in schema["properties"].items():
+        prop.update(next(p for p in prop.pop("anyOf") if p.get("type") != "null"))
+        prop.pop("default", None)
+        del name
+    schema["oneOf"] = [{"required": ["accept"]}, {"required": ["choice"]}]
+
+
+class AnswerRequest(Body):
+    """The answer to a question: accept the proposed tool, or choose one of the candidates (one of the two)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=lambda schema: _one_of(schema))
+    accept: Literal[True] | None = Field(default=None, description="true: build the proposed tool")
+    choice: str | None = Field(default=None, max_length=60, pattern=r"^[a-z][a-z0-9_]*$", description="a candidate")
+
+    @model_validator(mode="after")
+    def _one(self) -> AnswerRequest:
+        if (self.accept is None) == (self.choice is None):
+            raise ValueError("give either accept or choice")
+        return self
 
 
 class VerifyRequest(Body):

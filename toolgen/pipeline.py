@@ -23,11 +23,12 @@ from toolgen.deploy.invoke import probe_event
 from toolgen.deploy.plan import live
 from toolgen.errors import NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
-from toolgen.intent.classify import clarifying_question
+from toolgen.intent.classify import classify_as
 from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, rewards
 from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolRecord
-from toolgen.planner import PlanInfo
+from toolgen.planner import OfflinePlanner, Plan, PlanInfo
+from toolgen.planner.proposal import ask
 from toolgen.plans import CachedPlan, LiveTool, plan_key
 from toolgen.program import AggregateOp, ComputeOp, ListOp, ToolProgram
 from toolgen.services import Services
@@ -38,6 +39,7 @@ logger = logging.getLogger(__name__)
 TERMINAL = ("succeeded", "failed", "needs_clarification")
 # Operator configuration a tool function inherits from the worker (never from a request).
 PASSTHROUGH_ENV = ("TOOLGEN_FETCH_OVERRIDES", "POWERTOOLS_LOG_LEVEL")
+DRAFTER = OfflinePlanner()  # the composer: every request's draft, whichever planner then plans it
 
 
 @contextmanager
@@ -76,9 +78,13 @@ class Understanding:
     classify_ms: float = 0.0
     recall_ms: float = 0.0
     learned: list[str] | None = None
+    draft: Plan | None = None  # the composer's plan: the repeat key, and the plan itself offline
+    unclear: Intent | None = None  # the rules could not read it: the model is asked to (an LLM configured)
 
 
-def understand(services: Services, user: str, prompt: str, source: str, *, learn: bool = True) -> Understanding:
+def understand(
+    services: Services, user: str, prompt: str, source: str, *, learn: bool = True, choice: str | None = None
+) -> Understanding:
     """Classify, learn, recall, and look the plan up; cheap enough for the API to do before it queues anything.
 
     Facts the request states ("I live in Shanghai, ...") are learnt first, so they shape this very tool, and
@@ -86,8 +92,14 @@ def understand(services: Services, user: str, prompt: str, source: str, *, learn
     the request was read already (the API did, before it queued the job: a model is asked once, not twice).
     """
     started = time.perf_counter()
-    intent = classify(prompt)
-    understood = Understanding(intent=intent, classify_ms=_ms_since(started))
+    intent = classify_as(prompt, choice) if choice else classify(prompt)
+    unclear = None
+    if intent.archetype is None and intent.refusal is None and services.planner.name.startswith("llm:"):
+        # A model may read what the rules cannot: it composes from a bare draft of the likeliest shape, and if it
+        # cannot, the person is asked back after all (pipeline._run).
+        unclear, shape = intent, intent.shape if intent.shape in ("log", "collection", "schedule", "dates") else "log"
+        intent = classify_as(prompt, f"custom_{shape}")
+    understood = Understanding(intent=intent, classify_ms=_ms_since(started), unclear=unclear)
     if intent.archetype is None:
         return understood
     started = time.perf_counter()
@@ -100,7 +112,14 @@ def understand(services: Services, user: str, prompt: str, source: str, *, learn
     understood.recalled = services.recaller.recall(user, prompt, intent)
     understood.context = memory_block(understood.recalled, services.recaller.config.block_tokens)
     understood.recall_ms = _ms_since(started)
-    understood.key = plan_key(intent, understood.recalled, services.planner.name)
+    try:
+        understood.draft = DRAFTER.plan(prompt, intent, understood.recalled, understood.context)
+    except StageError as e:  # no plan can be made: the job will say why, at its plan stage
+        logger.info("no draft for %r: %s", prompt[:80], e.message)
+        return understood
+    # a model's reading of an unclear request depends on its words: those are part of what makes it that tool
+    wording = prompt if unclear is not None else None
+    understood.key = plan_key(understood.draft.program, services.planner.name, wording)
     understood.cached = services.plans.get(user, understood.key)
     if understood.cached is not None:
         understood.live = _live_tool(services, user, understood.cached)
@@ -115,7 +134,9 @@ def record_understanding(job: Job, understood: Understanding) -> None:
     """Put stages 1 and 2 on the job; a request that is unclear, or that an existing tool answers, ends here."""
     job.stage("classify").status, job.stage("classify").ms = "succeeded", understood.classify_ms
     if understood.intent.archetype is None:
-        job.status, job.question = "needs_clarification", clarifying_question(understood.intent)
+        asked = ask(job.prompt, understood.intent)
+        job.status, job.question, job.refused = "needs_clarification", asked.question, asked.refused
+        job.proposal, job.candidates = asked.proposal, asked.candidates
         for stage in job.stages[1:]:
             stage.status = "skipped"
         return
@@ -155,7 +176,7 @@ def process(message: JobMessage, services: Services) -> Job:
 
 def _run(job: Job, services: Services, made: _Made) -> None:
     s, jobs = services.settings, services.jobs
-    understood = understand(services, job.user, job.prompt, job.job_id, learn=job.learned is None)
+    understood = understand(services, job.user, job.prompt, job.job_id, learn=job.learned is None, choice=job.choice)
     if job.learned is None:
         job.learned = understood.learned
     record_understanding(job, understood)
@@ -171,9 +192,18 @@ def _run(job: Job, services: Services, made: _Made) -> None:
             )
             job.planner = asdict(PlanInfo(planner="cache"))
         else:
-            plan = services.planner.plan(job.prompt, intent, recalled, understood.context)
-            program, job.planner = plan.program, asdict(plan.info)
+            plan = services.planner.plan(job.prompt, intent, recalled, understood.context, draft=understood.draft)
+            program, job.planner, job.composition = plan.program, asdict(plan.info), plan.composition
+            if understood.unclear is not None and plan.info.fallback:  # the model could not read it either
+                asked = ask(job.prompt, understood.unclear)
+                job.status, job.question = "needs_clarification", asked.question
+                job.proposal, job.candidates = asked.proposal, asked.candidates
         job.tool_id = job.tool_id or ids.tool_id_for(job.job_id, s.secret)  # a rerun of the job: the same function
+    if job.status == "needs_clarification":
+        job.tool_id = None
+        for stage in job.stages[job.stages.index(job.stage("plan")) + 1 :]:
+            stage.status = "skipped"
+        return
     tool_id, function_name = job.tool_id, s.tool_function_prefix + job.tool_id
     with _stage(job, "specify", jobs):
         expected_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else "https://tool.invalid"

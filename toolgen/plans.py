@@ -1,7 +1,8 @@
 """Repeat requests: a plan is remembered per person under a key of everything that shaped it.
 
-The key covers the archetype, the slots, the request's language, the structured memory facts recall found, and
-the planner; wording does not count, so "track my runs" after "log my runs" is a repeat. A repeat reuses the
+The key is the tool the composer plans for the request (its kind, fields, defaults and figures, the memories that
+shaped it, its language) and the planner; wording does not count, so "track my runs" after "log my runs" is a
+repeat, and two requests that would get different tools never share one. A repeat reuses the
 plan (no planner call, which matters most for an LLM) and, while the tool it made still exists, the tool itself.
 The plan also remembers where that tool lives (URL, page, function, the memories that shaped it), so a repeat
 is answered from the plan and one look at the function, without reading the tool's whole record.
@@ -14,20 +15,21 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from toolgen.models import Intent, RecalledMemory
 from toolgen.program import ToolProgram
 from toolgen.table import ItemTable, user_pk
 
 
-def plan_key(intent: Intent, recalled: list[RecalledMemory], planner: str) -> str:
-    """A digest of what decides a plan (not the wording of the request)."""
-    facts = sorted((m.key, m.value or "") for m in recalled if m.key)
+def plan_key(draft: ToolProgram, planner: str, wording: str | None = None) -> str:
+    """A digest of the tool itself (the composer's plan of the request, less the request's wording) and the planner.
+
+    Two requests share a tool only when the composer would make them the same tool: the same kind, fields,
+    defaults, figures and the memories that shaped it; a neighbour (a packing list after a grocery list, Lisbon and
+    Porto after five Chinese cities) is another tool.
+    """
     basis = {
-        "archetype": intent.archetype,
-        "slots": intent.slots,
-        "lang": intent.lang,
-        "facts": facts,
+        "program": draft.model_dump(mode="json", exclude={"provenance": {"request"}}),
         "planner": planner,
+        "wording": wording,  # only for a request read by a model, not the rules: the model reads the words
     }
     return hashlib.sha256(json.dumps(basis, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
 

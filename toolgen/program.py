@@ -25,7 +25,21 @@ AGGREGATE_FUNCTIONS = frozenset(
     {"sum", "avg", "min", "max", "count", "count_where", "streak", "last", "round", "abs", "pick", "settle"}
 )
 ROW_FUNCTIONS = frozenset(
-    {"round", "abs", "min", "max", "floor", "ceil", "days_until", "days_since", "add_days", "today"}
+    {
+        "round",
+        "abs",
+        "min",
+        "max",
+        "floor",
+        "ceil",
+        "days_until",
+        "days_since",
+        "add_days",
+        "today",
+        "next_yearly",
+        "years_between",
+        "hours_between",
+    }
 )
 COMPUTE_FUNCTIONS = ROW_FUNCTIONS
 RESERVED = frozenset({"id", "created_at", "updated_at"})
@@ -269,6 +283,9 @@ class ToolProgram(Strict):
     ui: UiHints = UiHints()
     limits: Limits = Limits()
     allowed_hosts: list[str] = Field(default_factory=list, max_length=5)
+    labels: dict[str, Annotated[str, Field(max_length=60)]] = Field(
+        default_factory=dict, max_length=60, description="display names of figures (metrics, outputs, computed)"
+    )
     provenance: Provenance = Provenance()
 
     @model_validator(mode="after")

@@ -135,7 +135,7 @@
   function readForm(form, fields, only) {
     const out = {};
     for (const [name, spec] of Object.entries(fields)) {
-      const control = form.elements[name];
+      const control = form.elements.namedItem(name); // not elements[name]: "item" or "length" would be the collection's own
       if (spec.type === "boolean") out[name] = control.checked;
       else if (control.value === "") continue;
       else if (spec.type === "number" || spec.type === "integer") out[name] = Number(control.value);
@@ -152,7 +152,7 @@
     for (const span of form.querySelectorAll(".field-error")) span.textContent = "";
     let placed = false;
     for (const [name, problem] of Object.entries((err && err.details) || {})) {
-      const control = form.elements[name];
+      const control = form.elements.namedItem(name); // not elements[name]: "item" or "length" would be the collection's own
       if (!control || !control.getAttribute) continue;
       control.setAttribute("aria-invalid", "true");
       document.getElementById(control.getAttribute("aria-describedby")).textContent = err.message || problem;
@@ -185,10 +185,11 @@
     return form;
   }
 
+  // A value as the page shows it, in the page's language: yes / no, and a word for nothing.
   function show(value) {
-    if (value === null || value === undefined || value === "") return "—";
+    if (value === null || value === undefined || value === "") return L.none;
     if (Array.isArray(value)) {
-      if (!value.length) return "—";
+      if (!value.length) return L.none;
       // a list of records (who pays whom): "Bob → Me: 130"
       const one = (item) => {
         if (!item || typeof item !== "object") return show(item);
@@ -197,7 +198,7 @@
       };
       return value.map(one).join("; ");
     }
-    if (typeof value === "boolean") return value ? "✓" : "✗";
+    if (typeof value === "boolean") return value ? L.yes : L.no;
     if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
     if (typeof value === "object") return Object.entries(value).map(([k, v]) => k + " " + show(v)).join(", ");
     return String(value);
@@ -205,6 +206,14 @@
 
   function metricName(name) {
     return L.metrics[name] || name;
+  }
+
+  // A group's key as the runtime sends it (the field's value as text: "True", "None"), in the page's words.
+  function groupKey(op, key) {
+    const spec = (config.entities[op.entity] || { fields: {} }).fields[op.group_by] || {};
+    if (key === "None") return L.none;
+    if (spec.type === "boolean" && (key === "True" || key === "False")) return key === "True" ? L.yes : L.no;
+    return show(key);
   }
 
   function statsWidget(op) {
@@ -216,7 +225,7 @@
         if (!data.groups.length) box.appendChild(el("p", { class: "empty", text: L.empty }));
         for (const g of data.groups) {
           const parts = Object.entries(g.metrics).map(([k, v]) => metricName(k) + " " + show(v));
-          box.appendChild(el("div", { class: "stat" }, [el("b", { text: show(g.key) }), el("span", { text: parts.join(" · ") })]));
+          box.appendChild(el("div", { class: "stat" }, [el("b", { text: groupKey(op, g.key) }), el("span", { text: parts.join(" · ") })]));
         }
       } else {
         for (const [k, v] of Object.entries(data.metrics || data)) {
@@ -355,7 +364,9 @@
     const output = el("p", { class: "output", "aria-live": "polite", "data-output": op.id });
     const form = formWidget("compute", op.inputs, op.summary || L.run, async (values) => {
       const data = op.method === "GET" ? await call("GET", op.path, undefined, values) : await call("POST", op.path, values);
-      output.textContent = Object.entries(data).map(([k, v]) => metricName(k) + ": " + show(v)).join("  ·  ");
+      // a lookup answers its inputs too: those are named by their labels, the figures by their names
+      const named = (k) => (op.inputs[k] && op.inputs[k].label) || metricName(k);
+      output.textContent = Object.entries(data).map(([k, v]) => named(k) + ": " + show(v)).join("  ·  ");
       say("");
     });
     return [form, output];

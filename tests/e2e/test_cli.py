@@ -93,3 +93,22 @@ def test_spec_check_says_a_local_document_is_for_local_use_and_a_public_one_impo
     document.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {}}))
     from_file = toolgen("spec", "--file", str(document), "--check")
     assert from_file.returncode == 1 and "no server" in from_file.stdout
+
+
+def test_a_question_lists_its_candidates_and_answer_builds_the_chosen_one(server):
+    env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-asker")}
+    asked = toolgen("new", "track my coffee budget", env=env)  # not a terminal: the question is printed
+    assert asked.returncode == 1 and "needs clarification:" in asked.stdout
+    assert re.search(r"^  1\. \S.*: \S", asked.stdout, re.MULTILINE), asked.stdout
+    job_id = re.search(r"toolgen answer (\S+)", asked.stdout).group(1)
+    built = toolgen("answer", job_id, "--choice", "caffeine_tracker", env=env)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert re.search(r"^tool:\s+\S+$", built.stdout, re.MULTILINE)
+    again = toolgen("answer", job_id, env=env)  # answered already: refused, clearly
+    assert again.returncode == 1 and "409" in again.stderr
+
+
+def test_an_action_in_the_world_is_refused_with_its_reason(server):
+    env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-asker")}
+    done = toolgen("new", "book me a table at a sushi restaurant tomorrow at 8", env=env)
+    assert done.returncode == 1 and "can't book" in done.stdout and "toolgen answer" not in done.stdout

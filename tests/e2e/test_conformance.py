@@ -1,6 +1,7 @@
 """Every archetype deploys on the embedded default, and schemathesis finds its tool true to its own document.
 
-For each of the 18 archetypes a tool is generated over the platform API, then schemathesis generates requests
+For each of the 18 named kinds, and for composed tools of 22 subjects of the knowledge base, a tool is generated
+over the platform API, then schemathesis generates requests
 from the tool's OpenAPI document (valid and invalid ones) and checks every answer: no 5xx, status codes, content
 types and bodies as documented.
 """
@@ -14,8 +15,10 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection
 
 from tests.e2e.conftest import SECRET, Server, http, wait_for_job
-from tests.helpers import ARCHETYPE_PROMPTS as PROMPTS
+from tests.helpers import ARCHETYPE_PROMPTS, COMPOSED_PROMPTS
 from toolgen import auth
+
+PROMPTS = {**ARCHETYPE_PROMPTS, **COMPOSED_PROMPTS}
 
 USER = "conformance"
 

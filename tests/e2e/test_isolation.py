@@ -20,6 +20,7 @@ BODIES = {  # a valid body per operation that takes one: the call must fail for 
     ("PATCH", "/v1/memories/{memory_id}"): {"text": "I live in Lima"},
     ("POST", "/v1/memories/{memory_id}/verify"): {"valid": False, "source": "bob says"},
     ("POST", "/v1/feedback"): {"tool_id": "{tool_id}", "signal": "rejected"},
+    ("POST", "/v1/jobs/{job_id}/answer"): {"accept": True},
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.e2e.conftest import ROOT, Server, aws_client, generate
-from tests.helpers import ARCHETYPE_PROMPTS
+from tests.helpers import ARCHETYPE_PROMPTS, COMPOSED_PROMPTS
 from toolgen.ui.render import templates_dir
 from toolgen.ui.theme import tokens
 
@@ -122,8 +123,26 @@ def rows(page: Page) -> int:
 
 @pytest.mark.parametrize("archetype", sorted(ARCHETYPE_PROMPTS))
 def test_every_archetypes_page_round_trips_data_in_both_modes(server, watched, archetype):
+    round_trip(server, watched, archetype, ARCHETYPE_PROMPTS[archetype])
+
+
+@pytest.mark.parametrize("subject", sorted(COMPOSED_PROMPTS))
+def test_every_composed_tools_page_round_trips_data_in_both_modes(server, watched, subject):
+    page = round_trip(server, watched, subject, COMPOSED_PROMPTS[subject])
+    if any("\u4e00" <= c <= "\u9fff" for c in COMPOSED_PROMPTS[subject]):  # a Chinese page shows no raw keys
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        until(page, "!document.querySelector('.loading')")
+        shown = page.locator("main").inner_text()
+        raw = re.findall(r"\b[a-z]+(?:_[a-z]+)+\b", shown)
+        assert not raw, raw
+        for label in page.locator("label, th, [data-metric] span, [data-output] span").all_inner_texts():
+            assert not label.strip() or re.search(r"[\u4e00-\u9fff]", label), label
+
+
+def round_trip(server, watched, archetype: str, prompt: str) -> Page:
     user = f"pg-{archetype.replace('_', '-')}"
-    job = make(server, ARCHETYPE_PROMPTS[archetype], user)
+    job = make(server, prompt, user)
     page = open_tool(watched, job["ui_url"], server.token(user))
     assert page.locator("html").get_attribute("data-theme") == "macaron-ui-v3"
 
@@ -153,6 +172,7 @@ def test_every_archetypes_page_round_trips_data_in_both_modes(server, watched, a
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == rgb(THEME["dark"]["bg"])
     page.screenshot(path=str(SHOTS / f"{archetype}-dark.png"), full_page=True)
     assert not watched.errors and not watched.dialogs
+    return page
 
 
 def test_a_new_run_shows_in_the_table_the_stats_and_the_chart(server, watched):

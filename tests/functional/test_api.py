@@ -186,6 +186,41 @@ def test_an_unclear_request_is_answered_at_once_and_never_queued(api, aws_env, e
     assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
 
 
+def test_an_action_in_the_world_is_refused_with_its_reason_and_cannot_be_accepted(api, aws_env, emulator):
+    status, body, _ = request(api, "POST", "/v1/tools", user="uma", body={"prompt": "帮我订一张明天去上海的机票"})
+    job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="uma")[1]
+    assert job["status"] == "needs_clarification" and job["refused"] == "booking"
+    assert "预订" in job["question"] and job["candidates"] == [] and job["proposal"] is None
+    status, error, _ = request(api, "POST", f"/v1/jobs/{body['job_id']}/answer", user="uma", body={"accept": True})
+    assert status == 409 and error["code"] == "conflict"
+    assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
+
+
+def test_a_question_carries_a_proposal_and_one_answer_queues_the_chosen_tool(api, aws_env, emulator):
+    # given a request that could be two named kinds
+    body = request(api, "POST", "/v1/tools", user="una", body={"prompt": "track my coffee budget"})[1]
+    job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="una")[1]
+    assert job["status"] == "needs_clarification" and job["refused"] is None
+    choices = [c["choice"] for c in job["candidates"]]
+    assert job["proposal"] == job["candidates"][0] and {"budget_tracker", "caffeine_tracker"} <= set(choices)
+    assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
+    # a choice that is not offered is refused, and so is another person's answer
+    path = f"/v1/jobs/{body['job_id']}/answer"
+    status, error, _ = request(api, "POST", path, user="una", body={"choice": "bmi_calculator"})
+    assert status == 400 and error["details"]["choices"] == choices
+    assert request(api, "POST", path, user="mallory", body={"accept": True})[0] == 404
+    assert request(api, "POST", path, user="una", body={"accept": True, "choice": choices[1]})[0] == 422
+    # when the person picks the second candidate
+    status, answered, _ = request(api, "POST", path, user="una", body={"choice": choices[1]})
+    # then the same job is queued with that reading, and cannot be answered twice
+    assert status == 202 and answered["status"] == "queued" and answered["job_id"] == body["job_id"]
+    job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="una")[1]
+    assert job["status"] == "queued" and job["question"] is None and job["candidates"] == []
+    assert body["job_id"] in queued_job_ids(emulator, aws_env.queue_url)
+    assert services().jobs.get("una", body["job_id"]).choice == choices[1]
+    assert request(api, "POST", path, user="una", body={"accept": True})[0] == 409
+
+
 def test_a_repeat_of_a_live_tool_is_answered_at_once_and_never_queued(api, aws_env, emulator, runtime):
     # given a tool the worker made for this person
     from toolgen.config import Settings

@@ -7,6 +7,7 @@ import pytest
 
 from tests.fake_openai import FakeOpenAI
 from toolgen.intent import classify
+from toolgen.intent.classify import classify_as
 from toolgen.memory.recall import memory_block
 from toolgen.models import RecalledMemory
 from toolgen.planner import OfflinePlanner
@@ -86,11 +87,11 @@ def test_timeout_falls_back(fake):
     assert plan.program.title == "Run Log"
 
 
-def test_the_model_cannot_widen_hosts_lift_limits_or_change_the_archetype(fake):
+def test_the_model_cannot_widen_hosts_lift_limits_or_invent_a_kind(fake):
     prompt = "rank Beijing and Shanghai by max temperature"
     hostile = draft(prompt)
     hostile.update(
-        archetype="todo_list",
+        archetype="admin_console",
         allowed_hosts=["api.open-meteo.com", "evil.example"],
         limits={"timeout_s": 10, "concurrency": 5},
         provenance={"request": "x", "memories": ["m_fake"]},
@@ -123,3 +124,27 @@ def test_memory_reaches_the_model_only_as_quoted_data(fake):
     block = system[system.index("[MEMORY_CONTEXT]\n") :]  # the block itself, not the rule that names it
     assert block.count("[/MEMORY_CONTEXT]") == 1 and block.rstrip().endswith("[/MEMORY_CONTEXT]")
     assert "never an\n  instruction" in system
+
+
+def test_the_model_may_compose_another_kind_than_the_draft(fake):
+    # given a request the rules read as a habit tracker, and a model that sees a medication log in it
+    prompt = "every day I take my pills, I want to know I did"
+    answer = OfflinePlanner().plan(prompt, classify_as(prompt, "custom_log"), []).program.model_dump(mode="json")
+    answer.update(archetype="custom_log", title="Pill Log", labels={"entries": "Doses logged"})
+    fake.script = [("json", answer)]
+    plan = planner(fake).plan(prompt, classify(prompt), [])
+    assert plan.info.fallback is None
+    assert (plan.program.archetype, plan.program.title) == ("custom_log", "Pill Log")
+    assert "custom_<shape>" in fake.requests[0]["body"]["messages"][0]["content"]
+
+
+def test_a_composed_tool_may_fetch_only_the_platforms_public_apis(fake):
+    prompt = "track my sleep"
+    answer = draft(prompt)
+    answer["allowed_hosts"] = ["api.open-meteo.com", "169.254.169.254", "evil.example"]
+    answer["operations"].append({"id": "sunrise", "kind": "fetch", "method": "GET", "path": "/sunrise",
+                                 "url": "https://api.open-meteo.com/v1/forecast", "select": "daily"})  # fmt: skip
+    fake.script = [("json", answer)]
+    plan = planner(fake).plan(prompt, classify(prompt), [])
+    assert plan.info.fallback is None and plan.program.archetype == "sleep"
+    assert plan.program.allowed_hosts == ["api.open-meteo.com"]

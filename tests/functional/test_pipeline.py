@@ -202,3 +202,69 @@ def test_a_plan_remembered_before_plans_held_their_tool_still_answers_a_repeat(s
     again = run(services, "a reading list for poems", user="lou")
     assert again.status == "succeeded" and again.reused and again.tool_id == first.tool_id
     assert again.tool_url == first.tool_url
+
+
+def test_a_composed_tool_is_deployed_and_records_how_it_was_composed(services, runtime):
+    job = run(services, "log my blood pressure readings morning and evening", user="bea")
+    assert job.status == "succeeded", job.error
+    assert job.composition == {"shape": "log", "subject": "blood_pressure", "guessed": [],
+                               "inferred": ["time", "systolic", "diastolic", "pulse", "arm"]}  # fmt: skip
+    record = services.tools.get("bea", job.tool_id)
+    assert record.archetype == "blood_pressure"
+    status, row = call_tool(runtime, record.function_name, "POST", "/readings", user="bea",
+                            body={"systolic": 128, "diastolic": 82})  # fmt: skip
+    assert status == 201 and row["date"]
+    assert call_tool(runtime, record.function_name, "GET", "/stats", user="bea")[1]["metrics"]["avg_systolic"] == 128
+
+
+def test_an_answered_question_builds_the_chosen_candidate(services):
+    # given a job that asked back, answered with its second candidate (as POST /v1/jobs/{id}/answer records it)
+    prompt = "track my coffee budget"
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user="ced", prompt=prompt, choice="caffeine_tracker"))
+    done = process(JobMessage(job_id=job.job_id, user="ced", prompt=prompt), services)
+    assert done.status == "succeeded", done.error
+    assert services.tools.get("ced", done.tool_id).archetype == "caffeine_tracker"
+
+
+def _llm(services: Services, script: list) -> object:
+    import openai
+
+    from tests.fake_openai import FakeOpenAI
+    from toolgen.planner.llm import LLMPlanner
+
+    fake = FakeOpenAI()
+    fake.script = script
+    client = openai.OpenAI(api_key="k", base_url=fake.base_url, timeout=2, max_retries=0)
+    services.planner = LLMPlanner(client=client, model="m")
+    return fake
+
+
+def test_with_a_model_a_request_the_rules_cannot_read_is_read_by_the_model(services):
+    from toolgen.intent import classify
+    from toolgen.intent.classify import classify_as
+    from toolgen.planner import OfflinePlanner
+
+    prompt = "something for the pigeons on my balcony"
+    assert classify(prompt).archetype is None  # the rules ask back
+    answer = OfflinePlanner().plan(prompt, classify_as(prompt, "custom_log"), []).program.model_dump(mode="json")
+    answer.update(title="Pigeon Visits", archetype="custom_log")
+    fake = _llm(services, [("json", answer)])
+    try:
+        job = run(services, prompt, user="pia")
+    finally:
+        fake.stop()
+    assert job.status == "succeeded", job.error
+    assert services.tools.get("pia", job.tool_id).title == "Pigeon Visits"
+    assert job.planner["planner"] == "llm" and job.planner["fallback"] is None
+
+
+def test_when_the_model_cannot_read_it_either_the_person_is_asked_back(services):
+    fake = _llm(services, [("status", 500), ("status", 500)])
+    try:
+        job = run(services, "something for the pigeons on my balcony", user="quin")
+    finally:
+        fake.stop()
+    assert job.status == "needs_clarification" and job.question and job.tool_id is None
+    assert job.planner["fallback"]  # recorded: why the model's reading was not used
+    assert [s.status for s in job.stages][3:] == ["skipped"] * 4
+    assert services.tools.list("quin") == []

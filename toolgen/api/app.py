@@ -28,13 +28,16 @@ from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
 from toolgen.api.services import services
 from toolgen.aws import translate
-from toolgen.errors import AuthError, ConflictError, ToolgenError
+from toolgen.errors import AuthError, ConflictError, InvalidInputError, ToolgenError
 from toolgen.ids import sortable_id
 from toolgen.intent import classify
 from toolgen.memory import memory_block, rewards, verify
 from toolgen.models import (
     MAX_PROMPT,
     Accepted,
+    AnswerRequest,
+    Candidate,
+    Composition,
     EditMemoryRequest,
     ErrorBody,
     FeedbackRequest,
@@ -235,6 +238,11 @@ def _create_tool(user: str, prompt: str) -> dict[str, Any]:
     if job.reused and understood.live is not None:
         credit_follow_up(svc, job.user, understood.live)
     svc.jobs.create(job)
+    return _queue(svc, job)
+
+
+def _queue(svc: Services, job: Job) -> dict[str, Any]:
+    """Send a job that still has work to the workers; the answer the caller gets."""
     if job.status == "queued":
         try:
             message = JobMessage(job_id=job.job_id, user=job.user, prompt=job.prompt)
@@ -247,10 +255,44 @@ def _create_tool(user: str, prompt: str) -> dict[str, Any]:
     return Accepted(job_id=job.job_id, status_url=url, status=job.status).model_dump(mode="json")
 
 
+@app.post(
+    "/v1/jobs/<job_id>/answer",
+    responses={
+        202: {"description": "Accepted: the job goes on", "content": {"application/json": {"model": Accepted}}},
+        409: {"description": "The job is not waiting for an answer", "content": _ERROR},
+        **ERRORS,
+    },
+)
+def answer_job(job_id: str, body: AnswerRequest) -> Response[Accepted]:
+    """Answer a job's question: accept its proposed tool, or choose one of its candidates; the job goes on."""
+    svc, user = services(), _user()
+    job = svc.jobs.get(user, job_id)
+    if job.status != "needs_clarification" or not job.candidates:
+        why = "it asks for something no tool does" if job.refused else f"it is {job.status}, with nothing to choose"
+        raise ConflictError(f"job {job_id} is not waiting for an answer: {why}")
+    choices = [c["choice"] for c in job.candidates]
+    choice = choices[0] if body.accept else body.choice
+    if choice not in choices:
+        raise InvalidInputError(f"choice must be one of {choices}", details={"choices": choices})
+    answered = Job(job_id=job.job_id, user=user, prompt=job.prompt, choice=choice, created_at=job.created_at)
+    understood = understand(svc, user, job.prompt, job.job_id, choice=choice)
+    answered.learned = understood.learned
+    record_understanding(answered, understood)
+    if answered.reused and understood.live is not None:
+        credit_follow_up(svc, user, understood.live)
+    svc.jobs.save(answered)
+    answer = _queue(svc, answered)
+    return Response(202, content_types.APPLICATION_JSON, Accepted(**answer), headers={"Location": answer["status_url"]})
+
+
 @app.get("/v1/jobs/<job_id>", responses={**OK, **ERRORS})
 def get_job(job_id: str) -> JobView:
     job = services().jobs.get(_user(), job_id)
     return JobView(
+        refused=job.refused,
+        proposal=Candidate(**job.proposal) if job.proposal else None,
+        candidates=[Candidate(**c) for c in job.candidates],
+        composition=Composition(**job.composition) if job.composition else None,
         job_id=job.job_id,
         status=job.status,
         prompt=job.prompt,

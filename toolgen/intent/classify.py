@@ -14,6 +14,9 @@ from functools import cache
 from typing import Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
+from toolgen.intent.details import details, list_name, many, tracked_object
+from toolgen.intent.gazetteer import UNITS
+from toolgen.intent.read import find_subjects, read
 from toolgen.intent.slots import (
     extract,
     find_cities,
@@ -25,8 +28,18 @@ from toolgen.intent.slots import (
     find_units,
     is_chinese,
 )
+from toolgen.knowledge.base import library
+from toolgen.knowledge.fields import requested_fields
 from toolgen.models import Intent
 
+# The shape each named kind is a recipe of.
+NAMED_SHAPES = {
+    "run_log": "log", "habit_tracker": "log", "caffeine_tracker": "log", "water_tracker": "log", "mood_journal": "log",
+    "budget_tracker": "log", "expense_splitter": "split", "focus_planner": "schedule", "todo_list": "collection",
+    "reading_list": "collection", "flashcards": "collection", "restaurant_picker": "collection", "countdown": "dates",
+    "unit_converter": "calculator", "tip_calculator": "calculator", "bmi_calculator": "calculator",
+    "weather_ranking": "lookup", "currency_converter": "lookup",
+}  # fmt: skip
 MIN_CONFIDENCE = 0.45
 MIN_SCORE = 1.5
 
@@ -56,12 +69,19 @@ _STUDY = re.compile(r"learn|study|words|drill|practi[sc]e|memori[sz]e|单词|复
 _TEMPERATURE_READING = re.compile(r"\d+\s?°?\s?[fc]\b|\d+\s?(度|摄氏|华氏)", re.I)
 
 
+def _one_dimension(units: list[str]) -> bool:
+    """Two or more units of one dimension (km and miles): a conversion the unit converter does. Cups and grams
+    together are a kitchen conversion by ingredient, which it does not."""
+    dimensions = [UNITS[u][0] for u in units]
+    return len(units) >= 2 and any(dimensions.count(d) >= 2 for d in set(dimensions)) and len(set(dimensions)) == 1
+
+
 def _boosts(text: str) -> dict[str, float]:
     """Evidence from what the text names rather than how it is worded."""
     boost: dict[str, float] = {}
     if len(find_currencies(text)) >= 2:  # amounts in two currencies: a currency conversion
         boost["currency_converter"] = 3.0
-    elif len(find_units(text)) >= 2 or (_TEMPERATURE_READING.search(text) and find_units(text)):
+    elif _one_dimension(find_units(text)) or (_TEMPERATURE_READING.search(text) and find_units(text)):
         boost["unit_converter"] = 3.0
     if len(find_cities(text)) >= 2:
         boost["weather_ranking"] = 1.5
@@ -87,29 +107,101 @@ def scores(text: str) -> dict[str, float]:
 
 
 def classify(text: str) -> Intent:
-    """The Intent of a request: archetype (or None with candidates), confidence, slots, language."""
+    """The Intent of a request: a named kind or a composed shape and subject (or None with candidates, or a
+    refusal), with its confidence, slots and language."""
     lang: Literal["en", "zh"] = "zh" if is_chinese(text) else "en"
+    reading = read(text)
+    if reading.action is not None:  # an action in the world: refused with its reason, whatever else it names
+        return Intent(archetype=None, confidence=0.0, lang=lang, refusal=reading.action.id)
     all_scores = scores(text)
     refusal = all_scores.pop(OUT_OF_SCOPE.name)
     ranked = sorted(all_scores.items(), key=lambda kv: -kv[1])
     (top_name, top), (_, second) = ranked[0], ranked[1]
     confidence = 0.0 if top <= 0 else (1 - math.exp(-top / 2.0)) * top / (top + second)
-    if refusal >= top:  # asked for something no tool does ("book me a flight"): say so, don't guess
-        return Intent(archetype=None, confidence=0.0, lang=lang, candidates=[])
+    subject_score = reading.subject_score
+    if refusal > 0 and refusal >= max(
+        top, subject_score
+    ):  # asked for something no tool does ("tell me a joke"): say so
+        return Intent(archetype=None, confidence=0.0, lang=lang, candidates=[], refusal="out_of_scope")
+    named = top >= MIN_SCORE and confidence >= MIN_CONFIDENCE
+    # A subject of the named kind's own shape is its more specific reading when the request is about many ("my
+    # friends' birthdays" is a list of dates, not one countdown).
+    same_shape_many = reading.subject is not None and NAMED_SHAPES[top_name] == reading.subject.shape and many(text)
+    if reading.subject is not None and (subject_score > top or not named or same_shape_many):
+        return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
+    if named:
+        return _named(text, lang, top_name, confidence)
+    shape = reading.shape
+    if shape in GUESSABLE and tracked_object(text) and top < MIN_SCORE:  # no named kind in contention: guess
+        return _composed(text, lang, None, shape, reading.shape_scores[shape], top)
     candidates = [name for name, s in ranked[:3] if s >= 1.0]
-    if top < MIN_SCORE or confidence < MIN_CONFIDENCE:
-        return Intent(archetype=None, confidence=round(confidence, 3), lang=lang, candidates=candidates)
+    candidates += [subject.id for subject, _, _ in find_subjects(text)[:2]]
+    if shape in GUESSABLE and len(candidates) < 4:
+        candidates.append(f"custom_{shape}")
+    return Intent(archetype=None, confidence=round(confidence, 3), lang=lang, candidates=candidates, shape=shape)
+
+
+# Shapes a tool can be guessed in for a subject the knowledge base does not know (a formula cannot be guessed).
+GUESSABLE = ("log", "collection", "schedule", "dates")
+
+
+def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -> Intent:
+    slots = extract(name, text)
+    if NAMED_SHAPES[name] == "collection" and (named_list := list_name(text)):
+        slots["list_of"] = named_list
+    fields = [f.name for f in requested_fields(text)]
+    if fields:
+        slots["fields"] = fields
     return Intent(
-        archetype=top_name,
+        archetype=name,
         confidence=round(confidence, 3),
-        slots=extract(top_name, text),
-        needs_external_api=BY_NAME[top_name].needs_external_api,
+        slots=slots,
+        needs_external_api=BY_NAME[name].needs_external_api,
         lang=lang,
+        shape=NAMED_SHAPES[name],
+    )
+
+
+def classify_as(text: str, choice: str) -> Intent:
+    """The intent of ``text`` read as ``choice`` (a named kind, a subject, or custom_<shape>): the person's answer to
+    a question; ValueError for a choice that is none of those."""
+    lang: Literal["en", "zh"] = "zh" if is_chinese(text) else "en"
+    if choice in BY_NAME:
+        return _named(text, lang, choice, 1.0)
+    subject = library().subjects.get(choice)
+    if subject is not None:
+        return _composed(text, lang, subject.id, subject.shape, 3.0, 0.0)
+    shape = choice.removeprefix("custom_")
+    if choice.startswith("custom_") and shape in GUESSABLE:
+        return _composed(text, lang, None, shape, 3.0, 0.0)
+    raise ValueError(f"{choice!r} is not a kind of tool")
+
+
+def _composed(
+    text: str, lang: Literal["en", "zh"], subject: str | None, shape: str, score: float, rival: float
+) -> Intent:
+    slots = details(text)
+    slots["fields"] = [f.name for f in requested_fields(text)]
+    confidence = (1 - math.exp(-score / 2.0)) * score / (score + rival) if score > 0 else 0.0
+    return Intent(
+        archetype=subject or f"custom_{shape}",
+        confidence=round(confidence, 3),
+        slots={k: v for k, v in slots.items() if v not in (None, [], {})},
+        lang=lang,
+        shape=shape,
+        subject=subject,
     )
 
 
 def clarifying_question(intent: Intent) -> str:
-    """What to ask a person whose request was not clear enough to build."""
+    """What to ask a person whose request was not clear enough to build, in the request's language."""
+    if intent.lang == "zh":
+        if not intent.candidates:
+            return (
+                "我可以做记录、换算、清单和排行之类的小工具。你希望这个工具做什么？"
+                "例如：“记录我的晨跑”或“按本周气温给北京和上海排名”。"
+            )
+        return "还是：".join(BY_NAME[c].question_zh or BY_NAME[c].question for c in intent.candidates)
     if not intent.candidates:
         return (
             "I can build small trackers, converters, lists and rankings. What would you like the tool to do? "

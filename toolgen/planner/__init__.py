@@ -7,7 +7,7 @@ and why it fell back, if it did), which the pipeline records on the job.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from toolgen.models import Intent, RecalledMemory
 from toolgen.program import ToolProgram
@@ -28,6 +28,7 @@ class PlanInfo:
 class Plan:
     program: ToolProgram
     info: PlanInfo = field(default_factory=PlanInfo)
+    composition: dict[str, Any] | None = None  # a composed tool: shape, subject, fields inferred and guessed
 
 
 class Planner(Protocol):
@@ -36,7 +37,17 @@ class Planner(Protocol):
         """What makes the plans, part of the repeat-request key ("offline", "llm:<model>")."""
         ...
 
-    def plan(self, prompt: str, intent: Intent, memories: list[RecalledMemory], context: str = "") -> Plan: ...
+    def plan(
+        self,
+        prompt: str,
+        intent: Intent,
+        memories: list[RecalledMemory],
+        context: str = "",
+        *,
+        draft: Plan | None = None,
+    ) -> Plan:
+        """A validated program for the request; ``draft`` is the composer's plan of it, when already made."""
+        ...
 
 
 from toolgen.planner.offline import OfflinePlanner  # noqa: E402 - offline.py imports Plan from here

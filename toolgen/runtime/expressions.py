@@ -21,11 +21,18 @@ from simpleeval import DEFAULT_OPERATORS, InvalidExpression, SimpleEval
 MAX_ROWS = 10_000
 MAX_EXPONENT = 64
 MAX_POWER_BASE = 1e6
+MAX_FLOAT_EXPONENT = 100_000
 _random = random.SystemRandom()
 
 
 def _power(base: Any, exponent: Any) -> Any:
     """Powers a tool needs (squares, 2 ** box) and nothing that costs more: simpleeval alone allows 999999 ** 999999."""
+    if isinstance(base, float) or isinstance(exponent, float):
+        # a float power costs the same whatever its size (a 30-year loan compounds 360 times): only its range
+        if abs(exponent) > MAX_FLOAT_EXPONENT:
+            raise OverflowError("power too large")
+        result = math.pow(base, exponent)  # OverflowError past the float range; ValueError for a complex result
+        return result
     if abs(exponent) > MAX_EXPONENT or (abs(base) > MAX_POWER_BASE and exponent > 1):
         raise OverflowError("power too large")
     return operator.pow(base, exponent)
@@ -140,6 +147,17 @@ def settle(payers: Sequence[Any], amounts: Sequence[Any], people: Sequence[str] 
     return transfers
 
 
+def _minutes(value: Any) -> int | None:
+    """Minutes past midnight of an "HH:MM" time, else None."""
+    text = str(value or "")
+    if len(text) < 4 or ":" not in text:
+        return None
+    hours, _, minutes = text.partition(":")
+    if not (hours.isdigit() and minutes[:2].isdigit()):
+        return None
+    return int(hours) * 60 + int(minutes[:2])
+
+
 def _date_functions(today: dt.date) -> dict[str, Callable[..., Any]]:
     def days_until(value: Any) -> int | None:
         day = _parse_date(value, today)
@@ -153,7 +171,31 @@ def _date_functions(today: dt.date) -> dict[str, Callable[..., Any]]:
         day = _parse_date(value, today)
         return None if day is None else (day + dt.timedelta(days=int(days))).isoformat()
 
-    return {"days_until": days_until, "days_since": days_since, "add_days": add_days, "today": today.isoformat}
+    def next_yearly(value: Any) -> str | None:
+        """The next day (today included) on the date's month and day: a birthday's next one."""
+        day = _parse_date(value, today)
+        if day is None:
+            return None
+        return next_occurrence(f"{day.month:02d}-{day.day:02d}", today)
+
+    def hours_between(start: Any, end: Any) -> float | None:
+        """Hours from one clock time to the next ("23:30" to "07:00" is 7.5: past midnight counts)."""
+        first, last = _minutes(start), _minutes(end)
+        return None if first is None or last is None else round(((last - first) % 1440) / 60, 2)
+
+    def years_between(start: Any, end: Any) -> int | None:
+        first, last = _parse_date(start, today), _parse_date(end, today)
+        return None if first is None or last is None else last.year - first.year
+
+    return {
+        "days_until": days_until,
+        "days_since": days_since,
+        "add_days": add_days,
+        "today": today.isoformat,
+        "next_yearly": next_yearly,
+        "years_between": years_between,
+        "hours_between": hours_between,
+    }
 
 
 def _scalar_functions(today: dt.date) -> dict[str, Callable[..., Any]]:

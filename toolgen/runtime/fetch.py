@@ -29,6 +29,7 @@ import jmespath
 
 from toolgen.runtime import expressions
 from toolgen.runtime.errors import Forbidden, UpstreamError
+from toolgen.runtime.messages import Message
 from toolgen.runtime.values import check_object
 
 if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
@@ -38,6 +39,23 @@ PLATFORM_HOSTS: dict[str, frozenset[str]] = {
     "weather_ranking": frozenset({"api.open-meteo.com"}),
     "currency_converter": frozenset({"api.frankfurter.dev"}),
 }
+# A composed tool (no named kind) may fetch from any of the platform's public APIs, and from nothing else; a named
+# kind only from its own (a to-do list fetches nothing).
+PUBLIC_APIS: frozenset[str] = frozenset().union(*PLATFORM_HOSTS.values())
+NAMED_KINDS = frozenset({
+    "run_log", "habit_tracker", "caffeine_tracker", "water_tracker", "mood_journal", "budget_tracker",
+    "expense_splitter", "focus_planner", "todo_list", "reading_list", "flashcards", "restaurant_picker", "countdown",
+    "unit_converter", "tip_calculator", "bmi_calculator", "weather_ranking", "currency_converter",
+})  # fmt: skip
+
+
+def hosts_for(archetype: str) -> frozenset[str]:
+    """The public APIs a tool of this kind may fetch from."""
+    if archetype in NAMED_KINDS:
+        return PLATFORM_HOSTS.get(archetype, frozenset())
+    return PUBLIC_APIS
+
+
 TIMEOUT_S = 5.0
 MAX_BYTES = 1_000_000
 MAX_REDIRECTS = 3
@@ -47,12 +65,12 @@ def _public_addresses(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except socket.gaierror as e:
-        raise UpstreamError(f"cannot resolve {host}") from e
+        raise UpstreamError(Message("no_resolve", host=host)) from e
     addresses = [str(info[4][0]) for info in infos]
     for address in addresses:
         ip = ipaddress.ip_address(address)
         if not ip.is_global or ip.is_multicast:
-            raise Forbidden(f"{host} resolves to a non-public address")
+            raise Forbidden(Message("not_public", host=host))
     return addresses
 
 
@@ -74,7 +92,7 @@ def _overrides() -> dict[str, str]:
 
 
 def _allowed(program: ToolProgram, host: str) -> bool:
-    return host in program.allowed_hosts and host in PLATFORM_HOSTS.get(program.archetype, frozenset())
+    return host in program.allowed_hosts and host in hosts_for(program.archetype)
 
 
 def _get_once(url: str) -> tuple[int, dict[str, str], bytes]:
@@ -96,7 +114,7 @@ def _get_once(url: str) -> tuple[int, dict[str, str], bytes]:
         body = response.read(MAX_BYTES + 1)
         return response.status, {k.lower(): v for k, v in response.getheaders()}, body
     except (OSError, http.client.HTTPException) as e:
-        raise UpstreamError(f"{host} did not answer: {e}") from e
+        raise UpstreamError(Message("no_answer", host=host, reason=e)) from e
     finally:
         conn.close()
 
@@ -106,20 +124,20 @@ def fetch_json(program: ToolProgram, url: str) -> Any:
     for _ in range(MAX_REDIRECTS + 1):
         parts = urlsplit(url)
         if parts.scheme != "https" or not _allowed(program, parts.hostname or ""):
-            raise Forbidden(f"{parts.hostname} is not an allowed host for this tool")
+            raise Forbidden(Message("not_allowed_host", host=parts.hostname))
         status, headers, body = _get_once(url)
         if status in (301, 302, 303, 307, 308) and headers.get("location"):
             url = urljoin(url, headers["location"])
             continue
         if status != 200:
-            raise UpstreamError(f"{parts.hostname} answered HTTP {status}")
+            raise UpstreamError(Message("upstream_status", host=parts.hostname, status=status))
         if len(body) > MAX_BYTES:
-            raise UpstreamError(f"{parts.hostname} answered more than {MAX_BYTES} bytes")
+            raise UpstreamError(Message("upstream_too_big", host=parts.hostname, limit=MAX_BYTES))
         try:
             return json.loads(body)
         except ValueError as e:
-            raise UpstreamError(f"{parts.hostname} answered something that is not JSON") from e
-    raise UpstreamError(f"more than {MAX_REDIRECTS} redirects")
+            raise UpstreamError(Message("upstream_not_json", host=parts.hostname)) from e
+    raise UpstreamError(Message("redirects", limit=MAX_REDIRECTS))
 
 
 def _url(op: FetchOp, inputs: dict[str, Any]) -> str:
@@ -139,17 +157,17 @@ def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: d
     try:
         selected = jmespath.search(op.select, data)
     except jmespath.exceptions.JMESPathError as e:
-        raise UpstreamError(f"the answer from {host} has an unexpected shape") from e
+        raise UpstreamError(Message("upstream_shape", host=host)) from e
     if op.outputs:
         if not isinstance(selected, dict):
-            raise UpstreamError(f"the answer from {host} has an unexpected shape")
+            raise UpstreamError(Message("upstream_shape", host=host))
         values = {k: selected.get(k) for k in op.fields}
         result = expressions.compute(op.outputs, {**values, **inputs}, op.constants, today=today)
         if any(v is None for v in result.values()):
-            raise UpstreamError(f"the answer from {host} lacks what this tool needs")
+            raise UpstreamError(Message("upstream_lacks", host=host))
         return {**inputs, **result}
     if not isinstance(selected, list) or not all(isinstance(x, dict) for x in selected):
-        raise UpstreamError(f"the answer from {host} has an unexpected shape")
+        raise UpstreamError(Message("upstream_shape", host=host))
     items = [dict(x) for x in selected]
     for item, label in zip(items, op.labels, strict=False):
         item[op.label_field] = label

@@ -1,0 +1,237 @@
+"""The open-world reading and the composer: requests outside the named kinds get tools whose fields fit them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+
+from tests.fakes import FakeTable
+from tests.helpers import tool_event
+from toolgen import auth
+from toolgen.intent import classify
+from toolgen.intent.classify import classify_as
+from toolgen.intent.details import amounts, every_days, head_count, per, tracked_object
+from toolgen.planner import OfflinePlanner
+from toolgen.planner.proposal import ask
+from toolgen.plans import plan_key
+from toolgen.runtime import ToolApp, view
+
+SECRET = "compose-secret"
+TODAY = dt.date(2026, 12, 2)  # a Wednesday
+
+
+class Tool:
+    def __init__(self, prompt: str) -> None:
+        self.intent = classify(prompt)
+        assert self.intent.archetype, prompt
+        plan = OfflinePlanner().plan(prompt, self.intent, [])
+        self.program, self.composition = plan.program, plan.composition
+        deployed = view._view(json.loads(self.program.model_dump_json()), "program")
+        self.app = ToolApp(deployed, tool_id="t" + "4" * 20, owner="ann", table=FakeTable(), secret=SECRET,  # type: ignore[arg-type]
+                           clock=lambda: TODAY)  # fmt: skip
+        self.token = auth.mint("ann", SECRET)
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        return next(iter(self.program.entities.values())).fields
+
+    def call(self, op_id: str, body: Any = None) -> Any:
+        op = self.program.operation(op_id)
+        response = self.app.handle(tool_event(op.method, op.path, token=self.token, body=body))
+        assert response["statusCode"] < 300, response["body"]
+        return json.loads(response["body"]) if response["body"] else None
+
+
+# --- reading -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "shape"),
+    [
+        ("log my blood pressure readings morning and evening", "blood_pressure", "log"),
+        ("我想记录每天的睡眠时间", "sleep", "log"),
+        ("提醒我每周给花浇水", "plant_watering", "schedule"),
+        ("calculate my monthly mortgage payment", "mortgage", "calculator"),
+        ("帮我算一下房贷每月还多少", "mortgage", "calculator"),
+        ("remind me of my friends' birthdays and show how many days are left", "birthdays", "dates"),
+        ("a list of gift ideas for each family member", "gift_ideas", "collection"),
+        ("track my baby's feeding times and amounts", "baby_feeding", "log"),
+    ],
+)
+def test_everyday_requests_outside_the_named_kinds_read_as_a_subject(text: str, subject: str, shape: str):
+    intent = classify(text)
+    assert (intent.subject, intent.shape, intent.archetype) == (subject, shape, subject)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "book me a table at a sushi restaurant tomorrow at 8",
+        "order me a large pepperoni pizza",
+        "帮我订一张下周三北京到上海的高铁票",
+        "text my sister that I'll be late",
+        "hack my neighbour's wifi",
+        "帮我写一篇关于环保的作文",
+    ],
+)
+def test_actions_in_the_world_are_refused_with_a_reason_in_the_persons_language(text: str):
+    intent = classify(text)
+    assert intent.archetype is None and intent.refusal not in (None, "out_of_scope")
+    asked = ask(text, intent)
+    assert asked.refused == intent.refusal and not asked.candidates and asked.proposal is None
+    chinese = any("\u4e00" <= c <= "\u9fff" for c in asked.question)
+    assert chinese == (intent.lang == "zh"), asked.question
+
+
+@pytest.mark.parametrize("text", ["a shopping list of things to buy", "帮我做一个购物清单", "log the books I borrow"])
+def test_a_tool_about_an_action_is_not_refused(text: str):
+    assert classify(text).refusal is None
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("water every 3 days", 3), ("every other day", 2), ("weekly", 7), ("every two weeks", 14),
+     ("fortnightly", 14), ("once a month", 30), ("每隔三天", 3), ("每两周", 14), ("每月", 30), ("每周一", 7),
+     ("no interval here", None)],
+)  # fmt: skip
+def test_intervals_are_read_in_both_languages(text: str, days: int | None):
+    assert every_days(text) == days
+
+
+def test_head_count_includes_the_speaker():
+    assert head_count("split rent between me and 3 roommates") == 4
+    assert head_count("我和两个室友") == 3
+    assert head_count("dinner for 5 people") == 5
+
+
+def test_amounts_skip_rates_terms_and_dates():
+    assert amounts("car loan: price 28k, 5k down, 6.9% for 60 months") == [28000, 5000]
+    assert amounts("房贷300万，利率3.1%，贷30年") == [3_000_000]
+
+
+def test_grouping_and_the_tracked_object_are_read():
+    assert per("log hours per client") == "client"
+    assert per("每个客户的工时") == "client"
+    assert tracked_object("track my sourdough starter feedings") == "sourdough starter feedings"
+    assert tracked_object("I want to track my houseplants") == "houseplants"
+
+
+# --- composing -----------------------------------------------------------------------------------------------
+
+
+def test_blood_pressure_log_has_its_measurables_and_weekly_averages():
+    bp = Tool("log my blood pressure readings morning and evening")
+    assert {"systolic", "diastolic", "pulse", "date", "time"} <= set(bp.fields)
+    assert bp.fields["systolic"].label == "Systolic (mmHg)"
+    bp.call("addReading", {"date": "2026-11-30", "systolic": 130, "diastolic": 85})
+    bp.call("addReading", {"date": "2026-12-01", "systolic": 120, "diastolic": 80, "pulse": 70})
+    week = bp.call("thisWeek")["metrics"]
+    assert week["entries"] == 2 and week["avg_systolic"] == 125 and week["max_diastolic"] == 85
+    assert bp.composition == {"shape": "log", "subject": "blood_pressure", "guessed": [],
+                              "inferred": ["time", "systolic", "diastolic", "pulse", "arm"]}  # fmt: skip
+
+
+def test_chinese_sleep_log_derives_hours_and_labels_every_figure_in_chinese():
+    sleep = Tool("我想记录每天的睡眠时间")
+    row = sleep.call("addNight", {"bedtime": "23:30", "wake_time": "07:00"})
+    assert row["sleep_hours"] == 7.5
+    assert all(any("\u4e00" <= c <= "\u9fff" for c in label) for label in sleep.program.labels.values())
+    assert sleep.call("goal")["metrics"]["so_far"] == 7.5
+
+
+def test_plant_schedule_takes_the_interval_the_request_gives_and_lists_what_is_due():
+    plants = Tool("remind me to water the plants every 3 days")
+    assert plants.fields["every_days"].default == 3
+    plants.call("addPlant", {"plant": "fern", "last_done": "2026-11-28"})  # due 12-01: overdue
+    plants.call("addPlant", {"plant": "cactus", "every_days": 14, "last_done": "2026-12-01"})
+    listed = plants.call("listPlants")["items"]
+    assert [(r["plant"], r["due_in_days"]) for r in listed] == [("fern", -1), ("cactus", 13)]
+    assert [r["plant"] for r in plants.call("dueNow")["items"]] == ["fern"]
+
+
+def test_birthdays_count_days_to_the_next_one_and_the_age_it_brings():
+    birthdays = Tool("想记全家人的生日，能看到离下一个生日还有几天")
+    birthdays.call("addBirthday", {"person": "妈妈", "birthday": "1965-12-10"})
+    birthdays.call("addBirthday", {"person": "小明", "birthday": "2018-03-01"})
+    listed = birthdays.call("listBirthdays")["items"]
+    assert [(r["person"], r["days_left"], r["turns"]) for r in listed] == [("妈妈", 8, 61), ("小明", 89, 9)]
+
+
+def test_mortgage_takes_the_requests_numbers_and_computes_the_payment():
+    loan = Tool("calculate my mortgage payment: 300k at 4.1% over 30 years")
+    inputs = loan.program.operation("calculate").inputs
+    assert (inputs["principal"].default, inputs["annual_rate"].default, inputs["years"].default) == (300000, 4.1, 30)
+    answer = loan.call("calculate")
+    assert answer["monthly_payment"] == pytest.approx(1449.6, abs=0.05)
+    assert answer["total_interest"] == pytest.approx(answer["total_paid"] - 300000, abs=0.01)
+
+
+def test_fields_the_request_names_join_the_tool():
+    gifts = Tool("a list of gift ideas for each family member, with a link and a rating")
+    assert {"idea", "recipient", "link", "rating"} <= set(gifts.fields)
+    assert {"link", "rating"} <= set(gifts.composition["inferred"])
+
+
+def test_a_named_kind_gets_the_fields_the_request_adds():
+    books = Tool("a reading list of books I want to read, with a link to each")
+    assert books.intent.archetype == "reading_list" and "link" in books.fields
+
+
+def test_an_unknown_subject_gets_a_tool_of_its_shape_and_says_what_it_guessed():
+    kites = Tool("I want to track my kite flying sessions in knots")
+    assert kites.intent.archetype == "custom_log" and kites.composition["guessed"] == ["value"]
+    assert kites.fields["value"].label == "Value (knots)" or "value" in kites.fields
+    assert "Kite Flying Sessions" in kites.program.title
+
+
+def test_an_unclear_request_carries_a_proposal_and_candidates_in_its_language():
+    intent = classify("track my coffee budget")
+    asked = ask("track my coffee budget", intent)
+    assert asked.proposal is not None and asked.proposal == asked.candidates[0]
+    assert {"budget_tracker", "caffeine_tracker"} <= {c["choice"] for c in asked.candidates}
+    assert all(c["fields"] and c["title"] for c in asked.candidates)
+    chosen = classify_as("track my coffee budget", asked.candidates[1]["choice"])
+    assert chosen.archetype == asked.candidates[1]["choice"]
+
+
+def test_classify_as_refuses_a_choice_that_is_no_kind_of_tool():
+    with pytest.raises(ValueError, match="not a kind of tool"):
+        classify_as("anything", "rocket_launcher")
+
+
+# --- the repeat key is the tool --------------------------------------------------------------------------------
+
+
+def _key(text: str) -> str:
+    intent = classify(text)
+    return plan_key(OfflinePlanner().plan(text, intent, []).program, "offline")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("log my runs", "track my running"),
+        ("log my blood pressure", "I want to track my blood pressure readings"),
+        ("remind me of my friends' birthdays", "a list of my friends birthdays"),
+    ],
+)
+def test_requests_for_the_same_tool_share_a_key(first: str, second: str):
+    assert _key(first) == _key(second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("a grocery list", "a packing checklist for a beach holiday"),
+        ("track weekly weight", "calculate my BMI"),
+        ("compare the weather in Lisbon and Porto", "rank the hottest cities this week"),
+        ("remind me to water the plants every 3 days", "remind me to water the plants every week"),
+        ("log my runs", "我想记录每天晨跑"),
+        ("calculate my mortgage payment: 300k at 4.1% over 30 years", "calculate my mortgage payment"),
+    ],
+)
+def test_requests_for_different_tools_never_share_a_key(first: str, second: str):
+    assert _key(first) != _key(second)

@@ -1,0 +1,239 @@
+"""Details any tool can take from a request: how often, how many people, which amounts, what per, what about.
+
+These read kinds of sentence rather than words of one subject: an interval ("every 3 days", "每两周", "fortnightly"),
+a head count ("me and 3 roommates" is four), the quantities a calculator's inputs take (an amount of money, a
+rate in percent, a term in years), a grouping ("per client", "for each family member", "每个客户"), and the object
+of a tracking verb ("track my <houseplants>") for a subject the knowledge base does not know.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolgen.intent.slots import (
+    _zh_number,
+    find_amount,
+    find_date,
+    find_people,
+    find_people_count,
+    find_percent,
+    find_time,
+    find_units,
+)
+
+_EN_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "other": 2,
+}  # fmt: skip
+_PERIOD_DAYS = {
+    "day": 1,
+    "week": 7,
+    "fortnight": 14,
+    "month": 30,
+    "year": 365,
+    "天": 1,
+    "周": 7,
+    "星期": 7,
+    "月": 30,
+    "年": 365,
+}
+
+
+def _count(token: str) -> int | None:
+    token = token.lower()
+    if token.isdigit():
+        return int(token)
+    return _EN_NUMBERS.get(token) or _zh_number(token)
+
+
+def every_days(text: str) -> int | None:
+    """The interval a recurring task has, in days ("every 3 days" 3, "weekly" 7, "每两周" 14, "每月" 30)."""
+    t = text.lower()
+    m = re.search(r"every\s+(\d+|[a-z]+)?\s*(day|week|fortnight|month|year)s?\b", t)
+    if m:
+        n = _count(m.group(1)) if m.group(1) else 1
+        return (n or 1) * _PERIOD_DAYS[m.group(2)]
+    m = re.search(r"\bevery\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?\b", t)
+    if m:
+        return 7
+    m = re.search(r"\b(once|twice|three times)\s+a\s+(week|month)\b", t)
+    if m:
+        per = {"once": 1, "twice": 2, "three times": 3}[m.group(1)]
+        return max(1, _PERIOD_DAYS[m.group(2)] // per)
+    for word, days in (("daily", 1), ("weekly", 7), ("fortnightly", 14), ("biweekly", 14), ("monthly", 30)):
+        if re.search(rf"\b{word}\b", t):
+            return days
+    m = re.search(r"每隔?\s*(\d+|[一两二三四五六七八九十]+)?\s*(个)?(天|周|星期|月|年)", text)
+    if m:
+        n = _count(m.group(1)) if m.group(1) else 1
+        return (n or 1) * _PERIOD_DAYS[m.group(3)]
+    return None
+
+
+_ME_AND = re.compile(
+    r"\b(?:me|myself|i)\s+(?:and|&|plus)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?:roommates?|flatmates?|housemates?|friends?|others?|people|colleagues?|coworkers?|mates?|guys)",
+    re.IGNORECASE,
+)
+_ZH_ME_AND = re.compile(r"我(?:和|跟|加上?)(\d+|[两二三四五六七八九十])\s*(?:个|位)?(?:室友|朋友|同事|人|舍友)")
+
+
+def head_count(text: str) -> int | None:
+    """How many people share something, the speaker included ("me and 3 roommates" is 4, "五个人" is 5)."""
+    m = _ME_AND.search(text) or _ZH_ME_AND.search(text)
+    if m:
+        n = _count(m.group(1))
+        return n + 1 if n else None
+    return find_people_count(text)
+
+
+def years(text: str) -> float | None:
+    """A term in years ("over 30 years", "30年", "a 15-year loan")."""
+    m = re.search(r"(\d+(?:\.\d+)?)[\s-]*(?:years?|yrs?|year-)\b", text, re.IGNORECASE)
+    if m:
+        return float(m.group(1))
+    m = re.search(r"(\d+|[一两二三四五六七八九十]+)\s*年(?!级)", text)
+    if m:
+        n = _count(m.group(1))
+        return float(n) if n and n < 100 else None
+    return None
+
+
+def months(text: str) -> float | None:
+    """A term in months ("in 18 months", "24个月")."""
+    m = re.search(r"(\d+)\s*months?\b", text, re.IGNORECASE) or re.search(r"(\d+)\s*个月", text)
+    return float(m.group(1)) if m else None
+
+
+_PER = re.compile(
+    r"\b(?:per|by|for each|for every|each)\s+(client|customer|person|family member|member|kid|child|friend|"
+    r"project|category|subject|room|plant|pet|car|account|player|course|class|store|shop)s?\b",
+    re.IGNORECASE,
+)
+_ZH_PER = re.compile(r"(?:每个|每位|每一个|按|分)(客户|人|家人|孩子|朋友|项目|类别|科目|房间|宠物|玩家|课程)")
+_ZH_PER_NAMES = {"客户": "client", "人": "person", "家人": "family member", "孩子": "kid", "朋友": "friend",
+                 "项目": "project", "类别": "category", "科目": "subject", "房间": "room", "宠物": "pet",
+                 "玩家": "player", "课程": "course"}  # fmt: skip
+
+
+def per(text: str) -> str | None:
+    """What rows are grouped by, when the request says ("hours per client" -> 'client')."""
+    m = _PER.search(text)
+    if m:
+        return m.group(1).lower()
+    m = _ZH_PER.search(text)
+    return _ZH_PER_NAMES[m.group(1)] if m else None
+
+
+_EN_OBJECT = re.compile(
+    r"\b(?:track(?:ing)?|log(?:ging)?|record(?:ing)?|keep track of|monitor(?:ing)?|note down|keep (?:a )?(?:list|log|"
+    r"record) of|list of|collection of|list(?:ing)? (?:all )?)\s+(?:(?:all|each|every)\s+)?(?:of\s+)?"
+    r"(?:my|our|the|a|all|how (?:much|many|often)|when)?\s*(?P<object>[a-z][a-z' -]{1,40}?)"
+    r"(?=\s+(?:in|per|each|every|and|with|by|for|so|to|on|that|which|i|over|at|from|this|week|day|month)\b|[,.!?]|$)",
+    re.IGNORECASE,
+)
+_ZH_OBJECT = re.compile(
+    r"(?:记录|记一下|记下|追踪|跟踪|统计|整理|管理|列出|收集)(?:一下)?(?:我的|我们的|家里的|每天的|每周的|每次|每天|每周|一下)?的?"
+    r"(?P<object>[\u4e00-\u9fff]{1,8}?)(?:的(?:情况|次数|时间|数据|记录)|情况|清单|列表|记录|$|，|。|！|吧|呀|啊)"
+)
+
+
+def tracked_object(text: str) -> str | None:
+    """What a tracking or listing verb is about ("track my houseplants": 'houseplants'; "记录每天的冥想": '冥想')."""
+    m = _EN_OBJECT.search(text)
+    if m:
+        words = m.group("object").strip(" -'").lower()
+        words = re.sub(r"^(my|our|the|a|an)\s+", "", words)
+        return words or None
+    m = _ZH_OBJECT.search(text)
+    return m.group("object") if m else None
+
+
+# An amount: digits, then a multiplier that is a word of its own ("28k", "300万", "2万5"), not a unit's first
+# letter ("600 km", "1500W", "L/100km" are no thousands, ten-thousands or millions).
+_AMOUNT = re.compile(
+    r"(?<![\d.:/])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:(k|K|m|M)(?![a-zA-Z])|(千|万)(\d)?)?(?![\d%:a-zA-Z/])"
+)
+_SKIP = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:%|percent|个点)|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|\d+\s*(?:years?|yrs?|months?|年|个月|天|days?)"
+    r"|\d{1,2}月\d{1,2}[日号]",
+    re.IGNORECASE,
+)
+
+
+def amounts(text: str) -> list[float]:
+    """Every amount in the text, in order ("28k", "3,000", "300万", "1.5m"), skipping rates, terms and dates."""
+    text = _SKIP.sub(" ", text)
+    scale = {"k": 1e3, "千": 1e3, "万": 1e4, "m": 1e6}
+    found = []
+    for m in _AMOUNT.finditer(text):
+        value = float(m.group(1).replace(",", ""))
+        multiplier = scale.get((m.group(2) or m.group(3) or "").lower(), 1)
+        if m.group(4):  # "2万5" is 2.5万
+            value += int(m.group(4)) / 10
+        found.append(value * multiplier)
+    return found
+
+
+_GOAL = re.compile(
+    r"(?:goal|target|aim|limit|budget)\D{0,12}?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:[a-z]+\s){0,2}(?:goal|target)\b"
+    r"|(?:目标|指标)\D{0,4}?(\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+
+
+def goal_value(text: str) -> float | None:
+    """The number a request sets as its goal ("vs my 1800 goal", "目标2升", "aim for 10000 steps")."""
+    m = _GOAL.search(text)
+    if not m:
+        return None
+    return float(next(g for g in m.groups() if g))
+
+
+_MANY = re.compile(
+    r"\b(all (my|our|the)|everyone'?s|friends'|family'?s?|kids'|people'?s|relatives|colleagues)\b"
+    r"|全家|家人|大家|每个人|每位|所有|朋友们|孩子们|亲戚|同事们",
+    re.IGNORECASE,
+)
+
+
+def many(text: str) -> bool:
+    """Whether the request is about many people or things ("my friends' birthdays", "全家人的生日"), not one."""
+    return bool(_MANY.search(text))
+
+
+_LIST_NAME = re.compile(r"\b(?:a|an|my|the|our)\s+([a-z][a-z-]{2,20}(?:\s[a-z][a-z-]{2,20})?)\s+(?:check)?list\b", re.I)
+_ZH_LIST_NAME = re.compile(r"([\u4e00-\u9fff]{2,6}?)(?:清单|列表)")
+
+
+def list_name(text: str) -> str | None:
+    """What a list is of, when the request names it ("a grocery list" -> 'grocery', "打包清单" -> '打包')."""
+    m = _LIST_NAME.search(text)
+    if m and m.group(1).lower() not in ("to-do", "todo", "to do", "simple", "little", "new", "running", "reading"):
+        return m.group(1).lower()
+    m = _ZH_LIST_NAME.search(text)
+    if m and not re.search(r"待办|要做|任务|一个|一份|个", m.group(1)):
+        return m.group(1)
+    return None
+
+
+def details(text: str) -> dict[str, Any]:
+    """Every detail the text gives, by kind; kinds it does not give are left out."""
+    found = {
+        "every_days": every_days(text),
+        "people": find_people(text) or None,
+        "people_count": head_count(text),
+        "amount": find_amount(text),
+        "amounts": amounts(text) or None,
+        "percent": find_percent(text),
+        "years": years(text),
+        "months": months(text),
+        "date": find_date(text),
+        "time": find_time(text),
+        "units": find_units(text) or None,
+        "per": per(text),
+        "object": tracked_object(text),
+        "goal_value": goal_value(text),
+    }
+    return {k: v for k, v in found.items() if v is not None}

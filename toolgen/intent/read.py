@@ -1,0 +1,162 @@
+"""The open-world reading of a request: which subject it is about, which shape of tool, and what it refuses.
+
+A request is read as a *shape* (log, collection, schedule, dates, calculator, split) and a *subject* from the
+knowledge base ("血压" is blood pressure, a log). Words are matched as the knowledge base gives them: English on
+word boundaries with their plurals, Chinese as substrings, the longest match first, so "blood pressure" is one
+subject and not also "pressure". Actions in the world ("book me a table") are read first: they are refused with a
+reason in the person's language, whatever else the sentence names, unless the sentence asks for a tool about them
+("a list of restaurants to book").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from toolgen.knowledge.base import DATA, SHAPES, Subject, library
+
+
+@dataclass(frozen=True)
+class Action:
+    id: str
+    reason_en: str
+    reason_zh: str
+
+    def reason(self, lang: str) -> str:
+        """Why no tool does this, in ``lang``."""
+        return self.reason_zh if lang == "zh" else self.reason_en
+
+
+@dataclass
+class Reading:
+    subject: Subject | None = None
+    subject_score: float = 0.0
+    shape_scores: dict[str, float] = field(default_factory=dict)
+    action: Action | None = None
+    matched: str = ""  # the words that named the subject
+
+    @property
+    def shape(self) -> str | None:
+        """The subject's shape; for no subject, the shape the words point at most, if any."""
+        if self.subject is not None:
+            return self.subject.shape
+        best = max(self.shape_scores.items(), key=lambda kv: kv[1], default=(None, 0.0))
+        return best[0] if best[1] >= 1.5 else None
+
+
+@cache
+def _words() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((DATA / "words.json").read_text())
+    return data
+
+
+def _plurals(word: str) -> list[str]:
+    last = word.split(" ")[-1]
+    if re.search(r"[^aeiou]y$", last):
+        return [word, word[:-1] + "ies"]
+    if re.search(r"(s|x|ch|sh)$", last):
+        return [word, word + "es"]
+    return [word, word + "s"]
+
+
+@cache
+def _index() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str]]:
+    """One alternation for every English word of every subject (with plurals), one for the Chinese words."""
+    en: dict[str, str] = {}
+    zh: dict[str, str] = {}
+    for subject in library().subjects.values():
+        for word in subject.en:
+            for variant in _plurals(word):
+                en.setdefault(variant, subject.id)
+        for word in subject.zh:
+            zh.setdefault(word, subject.id)
+
+    def alternation(words: list[str]) -> str:
+        ordered = sorted(words, key=len, reverse=True)
+        return "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in ordered)
+
+    en_pattern = re.compile(rf"(?<![a-z0-9])(?:{alternation(list(en))})(?![a-z0-9])", re.IGNORECASE)
+    zh_pattern = re.compile(alternation(list(zh)))
+    return en_pattern, en, zh_pattern, zh
+
+
+def _word_score(word: str) -> float:
+    """How much a matched word says: more words (or characters) name a subject more surely."""
+    if re.search(r"[\u4e00-\u9fff]", word):
+        return min(2.5 + 0.25 * max(len(word) - 2, 0), 3.5)
+    return min(2.5 + 0.5 * (len(word.split()) - 1), 3.5)
+
+
+def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
+    """(subject, score, matched words) for each subject the text names, best first."""
+    en_pattern, en, zh_pattern, zh = _index()
+    subjects = library().subjects
+    found: dict[str, tuple[float, str]] = {}
+    for m in en_pattern.finditer(text):
+        word = re.sub(r"[\s-]+", " ", m.group(0).lower())
+        subject_id = en.get(word)
+        if subject_id is None:
+            continue
+        score = _word_score(word) + subjects[subject_id].weight
+        if score > found.get(subject_id, (0.0, ""))[0]:
+            found[subject_id] = (score, word)
+    for m in zh_pattern.finditer(text):
+        subject_id = zh[m.group(0)]
+        score = _word_score(m.group(0)) + subjects[subject_id].weight
+        if score > found.get(subject_id, (0.0, ""))[0]:
+            found[subject_id] = (score, m.group(0))
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
+    return [(subjects[sid], score, word) for sid, (score, word) in ranked]
+
+
+@cache
+def _compiled(pattern: str, chinese: bool) -> re.Pattern[str]:
+    if chinese:
+        return re.compile(pattern)
+    return re.compile(rf"(?<![a-z]){pattern}(?![a-z])", re.IGNORECASE)
+
+
+def shape_scores(text: str) -> dict[str, float]:
+    """How strongly the wording points at each shape ("remind me every 3 days" -> schedule)."""
+    scores = {}
+    for shape in SHAPES:
+        cues = _words()["shapes"].get(shape)
+        if not cues:
+            continue
+        score = sum(w for p, w in cues["en"] if _compiled(p, False).search(text))
+        score += sum(w for p, w in cues["zh"] if _compiled(p, True).search(text))
+        scores[shape] = score
+    return scores
+
+
+def asks_for_a_tool(text: str) -> bool:
+    """Whether the sentence names a kind of tool ('a list of', 'tracker', '清单'): then an action verb in it is
+    what the tool is about, not something to do."""
+    words = _words()["tool_words"]
+    return bool(re.search(words["en"], text, re.IGNORECASE) or re.search(words["zh"], text))
+
+
+def find_action(text: str) -> Action | None:
+    """The action in the world the request asks for, if it asks for one rather than for a tool."""
+    if asks_for_a_tool(text):
+        return None
+    for action in _words()["actions"]:
+        hit = any(_compiled(p, True).search(text.lower()) for p in action["en"]) or any(
+            _compiled(p, True).search(text) for p in action["zh"]
+        )
+        if hit:
+            return Action(action["id"], *action["reason"])
+    return None
+
+
+def read(text: str) -> Reading:
+    """The open-world reading of ``text``."""
+    action = find_action(text)
+    found = find_subjects(text)
+    reading = Reading(shape_scores=shape_scores(text), action=action)
+    if found:
+        reading.subject, reading.subject_score, reading.matched = found[0]
+    return reading

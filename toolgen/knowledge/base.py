@@ -1,0 +1,226 @@
+"""The subject knowledge base: fields, subjects and formulas, kept as JSON data files in English and Chinese.
+
+A *field* is a measurable or an attribute people record (systolic pressure in mmHg, a bedtime, a client's name),
+with its type, unit, range and labels. A *subject* is something people make tools about (blood pressure, sleep,
+plants to water, a mortgage): which shape of tool it takes, the words that name it in both languages, and its
+fields (names from the field library, or fields of its own). A calculator subject carries its formula: typed
+inputs and the expressions of its outputs. Everything is validated here, once per process, so a mistake in a data
+file fails at load (and in the tests), never half-way through planning a tool.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+DATA = Path(__file__).resolve().parent / "data"
+NAME = r"^[a-z][a-z0-9_]{0,39}$"
+Shape = Literal["log", "collection", "schedule", "dates", "calculator", "split", "lookup"]
+SHAPES: tuple[str, ...] = ("log", "collection", "schedule", "dates", "calculator", "split", "lookup")
+FieldKind = Literal["string", "text", "number", "integer", "boolean", "date", "time", "choice"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Words(Strict):
+    """A text in both languages."""
+
+    en: str = Field(min_length=1, max_length=80)
+    zh: str = Field(min_length=1, max_length=80)
+
+    def in_(self, lang: str) -> str:
+        """The text in ``lang`` ('en' or 'zh')."""
+        return self.zh if lang == "zh" else self.en
+
+
+def _words(value: Any) -> Any:
+    """``["Blood Pressure Log", "血压记录"]`` is shorthand for ``{"en": ..., "zh": ...}``."""
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return {"en": value[0], "zh": value[1]}
+    return value
+
+
+class FieldDef(Strict):
+    """One field a tool can record, from the library or a subject's own."""
+
+    name: str = Field(default="", pattern=r"^$|" + NAME)
+    type: FieldKind
+    label: Words
+    unit: str | None = Field(default=None, max_length=20, description="shown after the label: 'mmHg', 'kg'")
+    min: float | None = None
+    max: float | None = None
+    required: bool = False
+    sum: bool = Field(default=False, description="additive: a total over rows means something (minutes, ml, cost)")
+    choices: list[Words] | None = Field(default=None, min_length=2, max_length=30)
+    default: Any = None
+    max_length: int | None = Field(default=None, ge=1, le=2000)
+    words: list[str] = Field(
+        default_factory=list, max_length=20, description="words that ask for it in a request: 'price', '价格'"
+    )
+    slot: str | None = Field(default=None, description="calculator input: the request's quantity that fills it")
+
+    _label = field_validator("label", mode="before")(_words)
+
+    @field_validator("choices", mode="before")
+    @classmethod
+    def _choice_words(cls, value: Any) -> Any:
+        return [_words(v) for v in value] if isinstance(value, list) else value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> FieldDef:
+        if (self.type == "choice") != (self.choices is not None):
+            raise ValueError(f"field {self.name!r}: a choice field, and only one, has choices")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"field {self.name!r}: min is above max")
+        if self.sum and self.type not in ("number", "integer"):
+            raise ValueError(f"field {self.name!r}: only numbers can be summed")
+        return self
+
+    def display(self, lang: str) -> str:
+        """The label with its unit: 'Systolic (mmHg)', '收缩压（mmHg）'."""
+        label = self.label.in_(lang)
+        if not self.unit:
+            return label
+        return f"{label}（{self.unit}）" if lang == "zh" else f"{label} ({self.unit})"
+
+
+class Output(Strict):
+    """One output of a formula: its expression over the inputs (and the outputs before it) and its label."""
+
+    expr: str = Field(min_length=1, max_length=300)
+    label: Words
+
+    _label = field_validator("label", mode="before")(_words)
+
+
+class Goal(Strict):
+    """A target a log's rows add up to, per period: 150 minutes a week, 8 hours a night."""
+
+    field: str = Field(pattern=NAME)
+    period: Literal["day", "week", "month"] = "week"
+    value: float = Field(gt=0)
+    how: Literal["sum", "avg"] = "sum"
+
+
+class Subject(Strict):
+    id: str = Field(pattern=NAME)
+    shape: Shape
+    en: list[str] = Field(min_length=1, max_length=30, description="English words that name it (lowercase)")
+    zh: list[str] = Field(min_length=1, max_length=30, description="Chinese words that name it")
+    title: Words
+    item: Words = Field(description="what one row is: 'reading', '读数'")
+    fields: list[str | FieldDef] = Field(default_factory=list, max_length=25)
+    per: str | None = Field(default=None, pattern=NAME, description="the field rows are grouped by (client, person)")
+    goal: Goal | None = None
+    task: Words | None = Field(default=None, description="schedule: the recurring task's default name")
+    every_days: int | None = Field(default=None, ge=1, le=3650, description="schedule: default interval")
+    yearly: bool = Field(default=False, description="dates: the date recurs every year (birthdays)")
+    inputs: list[str | FieldDef] = Field(default_factory=list, max_length=20, description="calculator inputs")
+    outputs: dict[str, Output] = Field(default_factory=dict, max_length=20, description="calculator outputs")
+    constants: dict[str, Any] = Field(default_factory=dict)
+    derive: dict[str, str] = Field(default_factory=dict, description="field: expression when a row omits it")
+    computed: dict[str, Output] = Field(default_factory=dict, max_length=8, description="per-row figures")
+    figures: dict[str, Output] = Field(default_factory=dict, max_length=8, description="figures over the rows")
+    weight: float = Field(default=0.0, ge=-2, le=2, description="added to the words' score (rare, specific: +)")
+
+    _title = field_validator("title", "item", "task", mode="before")(_words)
+
+    @field_validator("en")
+    @classmethod
+    def _lowercase(cls, words: list[str]) -> list[str]:
+        for word in words:
+            if word != word.lower() or not word.strip():
+                raise ValueError(f"English words are lowercase and not blank: {word!r}")
+        return words
+
+    @model_validator(mode="after")
+    def _shape_parts(self) -> Subject:
+        if self.shape == "calculator" and not (self.inputs and self.outputs):
+            raise ValueError(f"subject {self.id}: a calculator has inputs and outputs")
+        if self.shape != "calculator" and (self.inputs or self.outputs):
+            raise ValueError(f"subject {self.id}: only a calculator has inputs and outputs")
+        return self
+
+
+class Library(Strict):
+    """The whole knowledge base, resolved: every field a subject names exists."""
+
+    fields: dict[str, FieldDef]
+    subjects: dict[str, Subject]
+
+    @model_validator(mode="after")
+    def _references(self) -> Library:
+        for subject in self.subjects.values():
+            for ref in [*subject.fields, *subject.inputs]:
+                if isinstance(ref, str) and ref not in self.fields:
+                    raise ValueError(f"subject {subject.id} names unknown field {ref!r}")
+            names = [f.name for f in self.fields_of(subject)]
+            if len(names) != len(set(names)):
+                raise ValueError(f"subject {subject.id} has a field twice: {names}")
+            if subject.per and subject.per not in names:
+                raise ValueError(f"subject {subject.id} groups per {subject.per!r}, which is not one of its fields")
+            for derived in subject.derive:
+                if derived not in names:
+                    raise ValueError(f"subject {subject.id} derives unknown field {derived!r}")
+            if subject.goal and subject.goal.field not in names:
+                raise ValueError(f"subject {subject.id}: goal on unknown field {subject.goal.field!r}")
+        return self
+
+    def _resolve(self, refs: list[str | FieldDef]) -> list[FieldDef]:
+        return [self.fields[r] if isinstance(r, str) else r for r in refs]
+
+    def fields_of(self, subject: Subject) -> list[FieldDef]:
+        """A subject's fields, library references resolved."""
+        return self._resolve(subject.fields)
+
+    def inputs_of(self, subject: Subject) -> list[FieldDef]:
+        """A calculator's inputs, library references resolved."""
+        return self._resolve(subject.inputs)
+
+
+def _named_fields(raw: dict[str, Any]) -> dict[str, FieldDef]:
+    return {name: FieldDef.model_validate({**spec, "name": name}) for name, spec in raw.items()}
+
+
+def _subject_fields(refs: list[Any]) -> list[Any]:
+    return [ref if isinstance(ref, str) else {**ref} for ref in refs]
+
+
+def load(data: Path = DATA) -> Library:
+    """The knowledge base in ``data``: fields/*.json (the field library) and subjects/*.json."""
+    fields: dict[str, FieldDef] = {}
+    for path in sorted((data / "fields").glob("*.json")):
+        for name, spec in _named_fields(json.loads(path.read_text())).items():
+            if name in fields:
+                raise ValueError(f"{path.name}: field {name!r} is defined twice")
+            fields[name] = spec
+    subjects: dict[str, Subject] = {}
+    for path in sorted((data / "subjects").glob("*.json")):
+        for raw in json.loads(path.read_text()):
+            raw = {**raw, "fields": _subject_fields(raw.get("fields", [])), "inputs": raw.get("inputs", [])}
+            subject = Subject.model_validate(raw)
+            if subject.id in subjects:
+                raise ValueError(f"{path.name}: subject {subject.id!r} is defined twice")
+            subjects[subject.id] = subject
+    return Library(fields=fields, subjects=subjects)
+
+
+@cache
+def library() -> Library:
+    """The platform's knowledge base (loaded once per process)."""
+    return load()
+
+
+def snake(text: str) -> str:
+    """An identifier from English words: 'blood pressure reading' -> 'blood_pressure_reading'."""
+    name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    if not name or not name[0].isalpha():
+        name = "item" + ("_" + name if name else "")
+    return name[:40].rstrip("_")

@@ -1,0 +1,37 @@
+"""Fields a request names itself ("with the price and an expiry date", "记一下价格和过期日期").
+
+Each library field lists the words that ask for it; English words match on word boundaries with their plurals,
+Chinese words as substrings. The fields come back in the order the request names them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from toolgen.knowledge.base import FieldDef, library
+
+
+@cache
+def _index() -> list[tuple[re.Pattern[str], str]]:
+    pairs: list[tuple[re.Pattern[str], str]] = []
+    for name, f in library().fields.items():
+        for word in f.words:
+            if re.search(r"[\u4e00-\u9fff]", word):
+                pattern = re.compile(re.escape(word))
+            else:
+                body = re.escape(word).replace(r"\ ", r"[\s-]+")
+                pattern = re.compile(rf"(?<![a-z]){body}(s|es)?(?![a-z])", re.IGNORECASE)
+            pairs.append((pattern, name))
+    return pairs
+
+
+def requested_fields(text: str) -> list[FieldDef]:
+    """Library fields the text asks for, in the order it names them, each once."""
+    hits: list[tuple[int, str]] = []
+    for pattern, name in _index():
+        m = pattern.search(text)
+        if m:
+            hits.append((m.start(), name))
+    fields = library().fields
+    return [fields[n] for n in dict.fromkeys(n for _, n in sorted(hits))]

@@ -1,0 +1,171 @@
+"""`toolgen eval --breadth`: how many everyday requests get a tool that fits what was asked.
+
+Each request of the breadth set says what a person should get: a tool (of a named kind, or composed) whose fields
+cover some needs, or a refusal (an action in the world). A need is a group of English words; it is met when one
+of them is a word of the tool's vocabulary: its entity, field, input, output and figure names and their English
+labels (a Chinese tool is planned once more in English for its labels, so both languages are read alike). Words
+match singular or plural. A request ends one of three ways: *fits* (the tool it should get, every need met, or the
+refusal it should get), *asks back* (a question instead of a tool), *wrong* (a tool that misses a need or is of
+another named kind, a refusal of a tool request, or a tool for an action).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolgen.errors import ToolgenError
+from toolgen.intent import classify
+from toolgen.models import Intent
+from toolgen.planner.offline import OfflinePlanner
+from toolgen.program import ToolProgram
+
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "breadth"
+PARTS = ("dev", "holdout")
+
+
+@dataclass
+class Outcome:
+    id: str
+    text: str
+    result: str  # fits, asks, wrong
+    named: bool
+    got: str | None
+    missing: list[list[str]] = field(default_factory=list)
+    why: str = ""
+
+
+@dataclass
+class BreadthReport:
+    part: str
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def counts(self, *, named: bool | None = None) -> Counter[str]:
+        return Counter(o.result for o in self.outcomes if named is None or o.named == named)
+
+    def as_dict(self) -> dict[str, Any]:
+        def share(counter: Counter[str]) -> dict[str, Any]:
+            total = sum(counter.values())
+            return {
+                "total": total,
+                **{k: counter[k] for k in ("fits", "asks", "wrong")},
+                "fits_pct": round(100 * counter["fits"] / total, 1) if total else 0.0,
+            }
+
+        return {
+            "part": self.part,
+            "all": share(self.counts()),
+            "named": share(self.counts(named=True)),
+            "open_world": share(self.counts(named=False)),
+            "misses": [o.__dict__ for o in self.outcomes if o.result != "fits"],
+        }
+
+
+def _stem(word: str) -> str:
+    word = word.lower()
+    if len(word) <= 3 or word.endswith("ss"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if re.search(r"(s|x|ch|sh)es$", word):  # boxes, dishes; but minutes, notes keep their e
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
+
+
+def _phrase(text: str) -> str:
+    return " ".join(_stem(w) for w in re.findall(r"[a-z0-9.]+", text.lower().replace("_", " ")))
+
+
+def vocabulary(*programs: ToolProgram) -> list[str]:
+    """Every name and English label a tool shows, as stemmed phrases."""
+    words: list[str] = []
+    for program in programs:
+        words += [program.title, program.name, *program.labels, *program.labels.values()]
+        for name, entity in program.entities.items():
+            words += [name, entity.label]
+            for field_name, spec in entity.fields.items():
+                words += [field_name, spec.label, *(spec.enum or [])]
+        for op in program.operations:
+            words.append(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", op.id))
+            for attribute in ("inputs", "outputs", "metrics", "computed"):
+                for name, value in (getattr(op, attribute, None) or {}).items():
+                    words.append(name)
+                    if attribute == "inputs":
+                        words.append(value.label)
+            words += list(getattr(op, "fields", None) or {})
+    return [p for p in (_phrase(w) for w in words) if p]
+
+
+def unmet(needs: list[list[str]], phrases: list[str]) -> list[list[str]]:
+    """The need groups none of whose words the vocabulary has."""
+    padded = [f" {p} " for p in phrases]
+    return [group for group in needs if not any(f" {_phrase(a)} " in p for a in group for p in padded)]
+
+
+def _plan(text: str, intent: Intent) -> list[ToolProgram]:
+    planner = OfflinePlanner()
+    programs = [planner.plan(text, intent, []).program]
+    if intent.lang == "zh":  # the English labels of the same tool
+        programs.append(planner.plan(text, intent.model_copy(update={"lang": "en"}), []).program)
+    return programs
+
+
+def judge(row: dict[str, Any]) -> Outcome:
+    """How one request of the breadth set ends."""
+    intent = classify(row["text"])
+    named = row.get("named") is not None
+    outcome = Outcome(id=row["id"], text=row["text"], result="wrong", named=named, got=intent.archetype)
+    if row["expect"] == "refuse":
+        refused = intent.archetype is None and intent.refusal is not None
+        outcome.result = "fits" if refused else ("asks" if intent.archetype is None else "wrong")
+        outcome.got = f"refused: {intent.refusal}" if refused else intent.archetype
+        return outcome
+    if intent.archetype is None:
+        outcome.result = "wrong" if intent.refusal else "asks"
+        outcome.why = f"refused: {intent.refusal}" if intent.refusal else "asked back"
+        return outcome
+    if named and intent.archetype != row["named"]:
+        outcome.why = f"expected the named kind {row['named']}"
+        return outcome
+    try:
+        programs = _plan(row["text"], intent)
+    except (ToolgenError, ValueError) as e:
+        outcome.why = f"no valid plan: {e}"[:300]
+        return outcome
+    outcome.missing = unmet(row["needs"], vocabulary(*programs))
+    outcome.result = "fits" if not outcome.missing else "wrong"
+    outcome.why = "missing " + "; ".join("/".join(g) for g in outcome.missing) if outcome.missing else ""
+    return outcome
+
+
+def load(part: str, data: Path = DATA) -> list[dict[str, Any]]:
+    """The breadth set's ``part`` ('dev' or 'holdout')."""
+    path = data / f"{part}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def evaluate(part: str, rows: list[dict[str, Any]] | None = None) -> BreadthReport:
+    report = BreadthReport(part=part)
+    for row in rows if rows is not None else load(part):
+        report.outcomes.append(judge(row))
+    return report
+
+
+def render(report: BreadthReport, *, show_misses: bool = False) -> str:
+    data = report.as_dict()
+    lines = [f"breadth set: {report.part}"]
+    for key, title in (("all", "every request"), ("open_world", "outside the named kinds"), ("named", "named kinds")):
+        d = data[key]
+        lines.append(
+            f"  {title:<24} {d['total']:>4}   fits {d['fits']:>4} ({d['fits_pct']}%)   asks back {d['asks']:>3}   "
+            f"wrong {d['wrong']:>3}"
+        )
+    if show_misses:
+        lines += ["", "misses:"] + [
+            f"  {m['id']} {m['result']:<5} {m['got']!s:<22} {m['text'][:70]}  {m['why'][:120]}" for m in data["misses"]
+        ]
+    return "\n".join(lines)

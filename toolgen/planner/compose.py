@@ -1,0 +1,682 @@
+"""The composer: one planning mechanism for any subject, driven by the knowledge base.
+
+A request read as a shape and a subject becomes a ToolProgram by the shape's rules, filled with the subject's
+data: a *log* records rows over time with figures over all time, this week and per group, and progress against a
+goal; a *collection* keeps things with a status and picks one at random; a *schedule* keeps recurring tasks with
+their next due date; *dates* keeps dates with the days until each one's next occurrence; a *calculator* evaluates
+the subject's formula. The fields come from the subject, then from the attributes the request itself names
+("price", "过期日期"); a subject the knowledge base does not know still gets a tool of its shape (a date, a value
+in the unit the request names, a note), and the composition says which fields were inferred and which guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgen.knowledge.base import FieldDef, Subject, Words, library, snake
+from toolgen.models import Intent
+from toolgen.planner.common import Fact
+
+RESERVED = {"id", "created_at", "updated_at"}
+
+
+@dataclass
+class Composition:
+    """How a composed tool was made: what the platform read, and which fields it had to guess."""
+
+    shape: str
+    subject: str | None
+    inferred: list[str] = field(default_factory=list)
+    guessed: list[str] = field(default_factory=list)
+
+
+def _plural(word: str) -> str:
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(s|x|ch|sh)$", word):
+        return word + "es"
+    return word + "s"
+
+
+def _camel(*words: str) -> str:
+    parts = [p for w in words for p in re.split(r"[_\s]+", w) if p]
+    return parts[0].lower() + "".join(p.capitalize() for p in parts[1:])
+
+
+class _Labels:
+    """Display names of the figures a program computes, in its language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.names: dict[str, str] = {}
+
+    def add(self, name: str, en: str, zh: str) -> str:
+        self.names[name] = (zh if self.lang == "zh" else en)[:60]
+        return name
+
+
+def field_spec(f: FieldDef, lang: str, **override: Any) -> dict[str, Any]:
+    """A FieldDef as a ToolProgram field spec, in ``lang`` (a choice's values are words of that language)."""
+    spec: dict[str, Any] = {"type": "string" if f.type == "choice" else f.type, "label": f.display(lang)[:60]}
+    if f.choices:
+        spec["enum"] = [c.in_(lang) for c in f.choices]
+    if f.min is not None:
+        spec["minimum"] = f.min
+    if f.max is not None:
+        spec["maximum"] = f.max
+    if f.required:
+        spec["required"] = True
+    if f.max_length:
+        spec["max_length"] = f.max_length
+    default = override.pop("default", f.default)
+    if default is not None:
+        if f.choices and isinstance(default, str):
+            default = next((c.in_(lang) for c in f.choices if default in (c.en, c.zh)), spec["enum"][0])
+        spec["default"] = default
+    spec.update(override)
+    return spec
+
+
+def _fields(subject: Subject | None, intent: Intent, composition: Composition) -> list[FieldDef]:
+    """The subject's fields, then those the request names that the subject lacks."""
+    lib = library()
+    own = lib.fields_of(subject) if subject else []
+    names = {f.name for f in own}
+    composition.inferred += [f.name for f in own]
+    for f in (lib.fields[n] for n in intent.slots.get("fields", []) if n in lib.fields):
+        if f.name not in names and f.name not in RESERVED and len(own) < 20:
+            own.append(f)
+            names.add(f.name)
+            composition.inferred.append(f.name)
+    return own
+
+
+def _unknown_value(intent: Intent, composition: Composition) -> FieldDef:
+    """The value a log of an unknown subject records: in the unit the request names, if it names one."""
+    units = intent.slots.get("units") or []
+    composition.guessed.append("value")
+    return FieldDef(
+        name="value",
+        type="number",
+        label=Words(en="Value", zh="数值"),
+        unit=units[0] if units else None,
+        required=True,
+        min=-1_000_000,
+        max=1_000_000,
+        sum=False,
+    )
+
+
+def _title(subject: Subject | None, intent: Intent, shape_title: Words) -> str:
+    if subject is not None:
+        return subject.title.in_(intent.lang)
+    thing = intent.slots.get("object")
+    if not thing:
+        return shape_title.in_(intent.lang)
+    if intent.lang == "zh":
+        return f"{thing}{shape_title.zh}"[:80]
+    return f"{thing.title()} {shape_title.en}"[:80]
+
+
+def _numeric(fields: list[FieldDef]) -> list[FieldDef]:
+    return [f for f in fields if f.type in ("number", "integer") and f.name not in ("rating",)]
+
+
+def _entity(subject: Subject | None, intent: Intent, default: Words) -> tuple[str, str, str]:
+    """(entity name, its plural for paths, its label)."""
+    item = subject.item if subject else default
+    name = snake(item.en)
+    return name, _plural(name), item.in_(intent.lang)
+
+
+def _figures(fields: list[FieldDef], labels: _Labels) -> dict[str, str]:
+    """Per numeric field: the total when totals mean something, else the average, lowest and highest."""
+    metrics: dict[str, str] = {}
+    zh = labels.lang == "zh"
+    for f in _numeric(fields)[:5]:
+        label = f.display(labels.lang)
+        if f.sum:
+            metrics[labels.add(f"total_{f.name}"[:40], f"Total {label.lower()}", f"{label}合计")] = (
+                f"round(sum({f.name}), 2)"
+            )
+        metrics[labels.add(f"avg_{f.name}"[:40], f"Average {label.lower()}", f"平均{label}")] = (
+            f"round(avg({f.name}), 1)"
+        )
+        if not f.sum:
+            metrics[labels.add(f"min_{f.name}"[:40], f"Lowest {label.lower()}", f"最低{label}")] = f"min({f.name})"
+            metrics[labels.add(f"max_{f.name}"[:40], f"Highest {label.lower()}", f"最高{label}")] = f"max({f.name})"
+    del zh
+    return metrics
+
+
+def _log(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
+    lang, labels = intent.lang, _Labels(intent.lang)
+    fields = _fields(subject, intent, c)
+    if not _numeric(fields) and subject is None:
+        fields.insert(0, _unknown_value(intent, c))
+    entity, plural, entity_label = _entity(subject, intent, Words(en="entry", zh="记录"))
+    lib = library()
+    specs: dict[str, Any] = {}
+    if "date" not in {f.name for f in fields}:
+        specs["date"] = field_spec(lib.fields["date"], lang)
+    for f in fields:
+        specs[f.name] = field_spec(f, lang)
+    if "note" not in specs and len(specs) < 20:
+        specs["note"] = field_spec(lib.fields["note"], lang)
+    date_field = "date" if specs.get("date", {}).get("type") == "date" else None
+    path = f"/{plural}"
+    group = subject.per if subject and subject.per else _per_field(intent, specs)
+    filters = [n for n, s in specs.items() if s.get("enum") or n == group][:5]
+    derive = dict(subject.derive) if subject else {}
+    computed = {labels.add(n, o.label.en, o.label.zh): o.expr for n, o in (subject.computed if subject else {}).items()}
+    ops: list[dict[str, Any]] = [
+        {
+            "id": _camel("add", entity),
+            "kind": "create",
+            "path": path,
+            "entity": entity,
+            "derive": derive,
+            "constants": dict(subject.constants) if subject else {},
+            "summary": _say(lang, f"Log a {entity_label.lower()}", f"记一条{entity_label}"),
+        },
+        {
+            "id": _camel("list", plural),
+            "kind": "list",
+            "path": path,
+            "entity": entity,
+            "sort": "-date" if date_field else "-created_at",
+            "filters": filters,
+            "computed": computed,
+            "constants": dict(subject.constants) if subject else {},
+            "summary": _say(lang, "List entries, newest first", "按日期列出记录"),
+        },
+        {
+            "id": _camel("update", entity),
+            "kind": "update",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Change an entry", "修改一条记录"),
+        },
+        {
+            "id": _camel("delete", entity),
+            "kind": "delete",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Delete an entry", "删除一条记录"),
+        },
+    ]
+    numeric = [f for f in fields if f.name in specs and f.type in ("number", "integer")]
+    metrics = {labels.add("entries", "Entries", "条数"): "count()"}
+    if date_field:
+        metrics[labels.add("last_date", "Last entry", "最近一次")] = "max(date)"
+        metrics[labels.add("streak_days", "Days in a row", "连续天数")] = "streak(date)"
+    metrics.update(_figures(numeric, labels))
+    metrics.update(
+        {labels.add(n, o.label.en, o.label.zh): o.expr for n, o in (subject.figures if subject else {}).items()}
+    )
+    ops.append(
+        {
+            "id": "stats",
+            "constants": dict(subject.constants) if subject else {},
+            "kind": "aggregate",
+            "path": "/stats",
+            "entity": entity,
+            "metrics": metrics,
+            "summary": _say(lang, "Figures over all entries", "全部记录的统计"),
+        }
+    )
+    if date_field:
+        week = {labels.add("entries", "Entries", "条数"): "count()", **_figures(numeric, labels)}
+        ops.append(
+            {
+                "id": "thisWeek",
+                "kind": "aggregate",
+                "path": "/week",
+                "entity": entity,
+                "period": "week",
+                "metrics": week,
+                "summary": _say(lang, "This week's figures", "本周统计"),
+            }
+        )
+        ops.append(
+            {
+                "id": "byDay",
+                "kind": "aggregate",
+                "path": "/days",
+                "entity": entity,
+                "group_by": "date",
+                "metrics": week,
+                "summary": _say(lang, "Figures per day", "每天的统计"),
+            }
+        )
+    if group and group != "date":
+        per = {labels.add("entries", "Entries", "条数"): "count()", **_figures(numeric, labels)}
+        ops.append(
+            {
+                "id": _camel("by", group),
+                "kind": "aggregate",
+                "path": f"/by-{group.replace('_', '-')}",
+                "entity": entity,
+                "group_by": group,
+                "metrics": per,
+                "summary": _say(lang, f"Figures per {specs[group]['label'].lower()}", f"按{specs[group]['label']}统计"),
+            }
+        )
+    goal = _goal(subject, intent, numeric)
+    if goal is not None and date_field:
+        f, period, value, how = goal
+        ops.append(_goal_op(entity, f, period, value, how, labels))
+    return {
+        "name": snake(subject.id if subject else f"{intent.slots.get('object') or 'custom'}_log"),
+        "title": _title(subject, intent, Words(en="Log", zh="记录")),
+        "description": _say(
+            lang,
+            f"Log each {entity_label.lower()} and see your figures over time.",
+            f"记录每一次{entity_label}，查看随时间变化的统计。",
+        ),
+        "entities": {entity: {"label": entity_label, "fields": specs}},
+        "operations": ops,
+        "labels": labels.names,
+    }
+
+
+def _say(lang: str, en: str, zh: str) -> str:
+    return (zh if lang == "zh" else en)[:300]
+
+
+def _per_field(intent: Intent, specs: dict[str, Any]) -> str | None:
+    per = intent.slots.get("per")
+    if not per:
+        return None
+    name = snake(per)
+    return name if name in specs else None
+
+
+def _goal(subject: Subject | None, intent: Intent, numeric: list[FieldDef]) -> tuple[FieldDef, str, float, str] | None:
+    """A target from the request ("a 1800 goal", "目标2升") or the subject's usual one."""
+    by_name = {f.name: f for f in numeric}
+    wanted = intent.slots.get("goal_value")
+    if subject and subject.goal and subject.goal.field in by_name:
+        g = subject.goal
+        return by_name[g.field], g.period, float(wanted or g.value), g.how
+    if wanted and numeric:
+        summed = [f for f in numeric if f.sum]
+        if summed:
+            return summed[0], "day", float(wanted), "sum"
+    return None
+
+
+def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labels: _Labels) -> dict[str, Any]:
+    lang, label = labels.lang, f.display(labels.lang)
+    done = f"{how}({f.name})"
+    when = {"day": ("Today", "今天"), "week": ("This week", "本周"), "month": ("This month", "本月")}[period]
+    return {
+        "id": "goal",
+        "kind": "aggregate",
+        "path": "/goal",
+        "entity": entity,
+        "period": period,
+        "constants": {"goal": value},
+        "metrics": {
+            labels.add("so_far", f"{when[0]}: {label.lower()}", f"{when[1]}{label}"): f"round({done}, 2)",
+            labels.add("goal", "Goal", "目标"): "goal",
+            labels.add("remaining", "Still to go", "还差"): f"round(max(goal - {done}, 0), 2)",
+            labels.add("reached", "Goal reached", "已达标"): f"{done} >= goal",
+        },
+        "summary": _say(lang, f"{when[0]} against your goal", f"{when[1]}与目标对比"),
+    }
+
+
+def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
+    lang, labels, lib = intent.lang, _Labels(intent.lang), library()
+    fields = _fields(subject, intent, c)
+    entity, plural, entity_label = _entity(subject, intent, Words(en="item", zh="条目"))
+    specs: dict[str, Any] = {}
+    key = next((f for f in fields if f.type == "string" and f.required), None)
+    if key is None:
+        key = FieldDef(
+            name="name",
+            type="string",
+            label=Words(
+                en=entity_label.capitalize() if lang == "en" else "名称", zh=entity_label if lang == "zh" else "名称"
+            ),
+            required=True,
+            max_length=200,
+        )
+        if subject is None:
+            c.guessed.append("name")
+        specs["name"] = field_spec(key, lang)
+    for f in fields:
+        specs.setdefault(f.name, field_spec(f, lang))
+    if "note" not in specs and len(specs) < 20:
+        specs["note"] = field_spec(lib.fields["note"], lang)
+    path = f"/{plural}"
+    group = subject.per if subject and subject.per else _per_field(intent, specs)
+    flags = [n for n, s in specs.items() if s["type"] == "boolean"]
+    choices = [n for n, s in specs.items() if s.get("enum")]
+    filters = list(dict.fromkeys([*([group] if group else []), *choices, *flags]))[:6]
+    sort = next((n for n, s in specs.items() if s["type"] == "date"), key.name)
+    ops: list[dict[str, Any]] = [
+        {
+            "id": _camel("add", entity),
+            "kind": "create",
+            "path": path,
+            "entity": entity,
+            "summary": _say(lang, f"Add a {entity_label.lower()}", f"添加{entity_label}"),
+        },
+        {
+            "id": _camel("list", plural),
+            "kind": "list",
+            "path": path,
+            "entity": entity,
+            "sort": sort,
+            "filters": filters,
+            "summary": _say(lang, "List everything", "列出全部"),
+        },
+        {
+            "id": _camel("update", entity),
+            "kind": "update",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Change one", "修改"),
+        },
+        {
+            "id": _camel("delete", entity),
+            "kind": "delete",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Delete one", "删除"),
+        },
+        {
+            "id": "pickOne",
+            "kind": "aggregate",
+            "path": "/pick",
+            "entity": entity,
+            "filters": filters,
+            "metrics": {
+                labels.add("choice", "Picked for you", "随机选中"): f"pick({key.name})",
+                labels.add("options", "Options", "可选数量"): "count()",
+            },
+            "summary": _say(lang, "Pick one at random", "随机选一个"),
+        },
+    ]
+    summary: dict[str, str] = {labels.add("total", "Total", "总数"): "count()"}
+    for flag in flags[:2]:
+        summary[labels.add(flag, specs[flag]["label"], specs[flag]["label"])] = f"count_where({flag}, True)"
+    numeric = [f for f in fields if f.type in ("number", "integer") and f.sum]
+    summary.update(
+        {
+            labels.add(
+                f"total_{f.name}"[:40], f"Total {f.display(lang).lower()}", f"{f.display(lang)}合计"
+            ): f"round(sum({f.name}), 2)"
+            for f in numeric[:3]
+        }
+    )
+    ops.append(
+        {
+            "id": "summary",
+            "kind": "aggregate",
+            "path": "/summary",
+            "entity": entity,
+            "metrics": summary,
+            "summary": _say(lang, "How many, and totals", "数量和合计"),
+        }
+    )
+    by = group or (choices[0] if choices else None)
+    if by:
+        ops.append(
+            {
+                "id": _camel("by", by),
+                "kind": "aggregate",
+                "path": f"/by-{by.replace('_', '-')}",
+                "entity": entity,
+                "group_by": by,
+                "metrics": dict(summary),
+                "summary": _say(lang, f"Per {specs[by]['label'].lower()}", f"按{specs[by]['label']}"),
+            }
+        )
+    return {
+        "name": snake(subject.id if subject else f"{intent.slots.get('object') or 'custom'}_list"),
+        "title": _title(subject, intent, Words(en="List", zh="清单")),
+        "description": _say(
+            lang,
+            f"Keep your {_plural(entity_label.lower())} in one place, and let the tool pick one.",
+            f"把{entity_label}都记在一处，也可以让工具随机挑一个。",
+        ),
+        "entities": {entity: {"label": entity_label, "fields": specs}},
+        "operations": ops,
+        "labels": labels.names,
+    }
+
+
+def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
+    lang, labels, lib = intent.lang, _Labels(intent.lang), library()
+    fields = _fields(subject, intent, c)
+    entity, plural, entity_label = _entity(subject, intent, Words(en="task", zh="事项"))
+    every = int(intent.slots.get("every_days") or (subject.every_days if subject else None) or 7)
+    task_default = subject.task.in_(lang) if subject and subject.task else intent.slots.get("object")
+    task = FieldDef(name="task", type="string", label=Words(en="Task", zh="事项"), required=True, max_length=120)
+    specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": task_default} if task_default else {}))}
+    for f in fields:
+        specs.setdefault(f.name, field_spec(f, lang))
+    specs["every_days"] = field_spec(lib.fields["every_days"], lang, default=every)
+    specs["last_done"] = field_spec(lib.fields["last_done"], lang)
+    if "note" not in specs:
+        specs["note"] = field_spec(lib.fields["note"], lang)
+    next_due = "add_days(last_done, every_days)"
+    computed = {
+        labels.add("next_due", "Next due", "下次日期"): next_due,
+        labels.add("due_in_days", "Due in (days)", "还有几天"): f"days_until({next_due})",
+    }
+    path = f"/{plural}"
+    ops = [
+        {
+            "id": _camel("add", entity),
+            "kind": "create",
+            "path": path,
+            "entity": entity,
+            "summary": _say(lang, "Add a recurring task", "添加定期事项"),
+        },
+        {
+            "id": _camel("list", plural),
+            "kind": "list",
+            "path": path,
+            "entity": entity,
+            "sort": "due_in_days",
+            "computed": computed,
+            "summary": _say(lang, "Tasks, soonest due first", "按到期先后列出"),
+        },
+        {
+            "id": "dueNow",
+            "kind": "list",
+            "path": "/due",
+            "entity": entity,
+            "sort": "due_in_days",
+            "computed": dict(computed),
+            "where": "due_in_days <= 0",
+            "summary": _say(lang, "Due today or overdue", "今天到期或已逾期"),
+        },
+        {
+            "id": _camel("update", entity),
+            "kind": "update",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Mark done (set last done) or change a task", "标记完成（改上次完成日期）或修改"),
+        },
+        {
+            "id": _camel("delete", entity),
+            "kind": "delete",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Delete a task", "删除事项"),
+        },
+    ]
+    c.inferred += ["task", "every_days", "last_done"]
+    return {
+        "name": snake(subject.id if subject else "custom_schedule"),
+        "title": _title(subject, intent, Words(en="Schedule", zh="定期提醒")),
+        "description": _say(
+            lang,
+            f"Recurring tasks and when each is next due (every {every} days unless you say).",
+            f"定期要做的事和下次到期日（默认每{every}天）。",
+        ),
+        "entities": {entity: {"label": entity_label, "fields": specs}},
+        "operations": ops,
+        "labels": labels.names,
+    }
+
+
+def _dates(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
+    lang, labels, lib = intent.lang, _Labels(intent.lang), library()
+    fields = _fields(subject, intent, c)
+    entity, plural, entity_label = _entity(subject, intent, Words(en="date", zh="日子"))
+    if entity == "date":
+        entity, plural = "event", "events"
+    yearly = bool(subject and subject.yearly)
+    specs: dict[str, Any] = {}
+    key = next((f for f in fields if f.type == "string" and f.required), None)
+    if key is None:
+        key = lib.fields["name"]
+        specs["name"] = field_spec(key, lang)
+    date = next((f for f in fields if f.type == "date"), None)
+    for f in fields:
+        specs.setdefault(f.name, field_spec(f, lang))
+    if date is None:
+        date = lib.fields["event_date"].model_copy(update={"name": "date"})
+        specs["date"] = field_spec(date, lang)
+    when = f"next_yearly({date.name})" if yearly else date.name
+    computed = {labels.add("days_left", "Days left", "还有几天"): f"days_until({when})"}
+    if yearly:
+        computed[labels.add("next_date", "Next one", "下一次")] = when
+        computed[labels.add("turns", "Turns / years", "满几年")] = f"years_between({date.name}, {when})"
+    path = f"/{plural}"
+    ops = [
+        {
+            "id": _camel("add", entity),
+            "kind": "create",
+            "path": path,
+            "entity": entity,
+            "summary": _say(lang, f"Add a {entity_label.lower()}", f"添加{entity_label}"),
+        },
+        {
+            "id": _camel("list", plural),
+            "kind": "list",
+            "path": path,
+            "entity": entity,
+            "sort": "days_left",
+            "computed": computed,
+            "summary": _say(lang, "Soonest first, with days left", "按剩余天数列出"),
+        },
+        {
+            "id": "upcoming",
+            "kind": "list",
+            "path": "/upcoming",
+            "entity": entity,
+            "sort": "days_left",
+            "computed": dict(computed),
+            "where": "days_left >= 0 and days_left <= 30",
+            "summary": _say(lang, "In the next 30 days", "未来30天内"),
+        },
+        {
+            "id": _camel("update", entity),
+            "kind": "update",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Change one", "修改"),
+        },
+        {
+            "id": _camel("delete", entity),
+            "kind": "delete",
+            "path": f"{path}/{{id}}",
+            "entity": entity,
+            "summary": _say(lang, "Delete one", "删除"),
+        },
+    ]
+    return {
+        "name": snake(subject.id if subject else "custom_dates"),
+        "title": _title(subject, intent, Words(en="Dates", zh="日子")),
+        "description": _say(lang, "The dates that matter, and how many days until each.", "重要的日子，以及还有几天。"),
+        "entities": {entity: {"label": entity_label, "fields": specs}},
+        "operations": ops,
+        "labels": labels.names,
+    }
+
+
+def _calculator(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
+    assert subject is not None  # a calculator without a formula is asked back, never guessed
+    lang, labels = intent.lang, _Labels(intent.lang)
+    inputs: dict[str, Any] = {}
+    taken: set[str] = set()
+    for f in library().inputs_of(subject):
+        value = _slot_value(f.slot, intent.slots, taken)
+        if not _in_range(value, f):  # a number the request gives that this input cannot take: keep the default
+            value = None
+        spec = field_spec(f, lang, **({"default": value} if value is not None else {}))
+        spec["required"] = True
+        inputs[f.name] = spec
+    outputs = {labels.add(name, o.label.en, o.label.zh): o.expr for name, o in subject.outputs.items()}
+    c.inferred += list(inputs) + list(outputs)
+    return {
+        "name": snake(subject.id),
+        "title": subject.title.in_(lang),
+        "description": _say(
+            lang,
+            f"{subject.title.en}: change any number and see the result.",
+            f"{subject.title.zh}：改任意数字即可看到结果。",
+        ),
+        "operations": [
+            {
+                "id": "calculate",
+                "kind": "compute",
+                "path": "/calculate",
+                "method": "GET",
+                "inputs": inputs,
+                "outputs": outputs,
+                "constants": dict(subject.constants),
+                "summary": _say(lang, subject.title.en, subject.title.zh),
+            },
+        ],
+        "labels": labels.names,
+    }
+
+
+def _in_range(value: Any, f: FieldDef) -> bool:
+    if not isinstance(value, int | float):
+        return value is None or f.type not in ("number", "integer")
+    return (f.min is None or value >= f.min) and (f.max is None or value <= f.max)
+
+
+def _slot_value(slot: str | None, slots: dict[str, Any], taken: set[str]) -> Any:
+    """The request's quantity of kind ``slot`` (each used once: a second 'amount' input takes the next amount)."""
+    if not slot:
+        return None
+    if slot == "amount":
+        values = [v for v in slots.get("amounts", []) if v is not None]
+        index = sum(1 for t in taken if t.startswith("amount"))
+        taken.add(f"amount{index}")
+        return values[index] if index < len(values) else None
+    if slot in taken:
+        return None
+    taken.add(slot)
+    return slots.get(slot)
+
+
+SHAPES = {
+    "log": _log,
+    "collection": _collection,
+    "schedule": _schedule,
+    "dates": _dates,
+    "calculator": _calculator,
+}
+
+
+def compose(intent: Intent, fact: Fact) -> tuple[dict[str, Any], Composition]:
+    """The program for a composed intent (its shape and subject), and how it was composed."""
+    subject = library().subjects.get(intent.subject or "")
+    shape = subject.shape if subject else (intent.shape or "log")
+    composition = Composition(shape=shape, subject=subject.id if subject else None)
+    program = SHAPES[shape](subject, intent, fact, composition)
+    composition.inferred = list(dict.fromkeys(composition.inferred))
+    return program, composition
