@@ -87,7 +87,7 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
     composition.inferred += [f.name for f in own]
     for f in (lib.fields[n] for n in intent.slots.get("fields", []) if n in lib.fields):
         if f.name not in names and f.name not in RESERVED and len(own) < 20:
-            own.append(f)
+            own.append(f.model_copy(update={"required": False}))  # asked for, so offered; never demanded
             names.add(f.name)
             composition.inferred.append(f.name)
     return own
