@@ -1,4 +1,7 @@
-"""`make demo`: start the platform, ask for two tools in plain language, use them, stop.
+"""`make demo`: start the platform, ask for three tools in plain language, use them, stop.
+
+Two are named kinds (a run log shaped by a memory, a habit tracker); the third is composed from the knowledge base
+(a blood pressure log: systolic and diastolic in mmHg, pulse, weekly averages), as any everyday request is.
 
 Everything goes through the `toolgen` command a person would type, against a platform started on a free port
 with its own state directory, so the demo touches nothing of yours and leaves nothing running.
@@ -17,6 +20,7 @@ import time
 MEMORY = "我一般早上6点半跑步"  # "I usually run at 6:30 in the morning": gives the run log its default start time
 CHINESE = "我想记录每天晨跑"  # "I want to log my morning run every day"
 ENGLISH = "Track my daily reading habit"
+COMPOSED = "log my blood pressure readings morning and evening"
 
 
 def _run(args: list[str], env: dict[str, str]) -> str:
@@ -72,8 +76,11 @@ def main() -> int:
         _run(["invoke", run_log, "runStats"], env)
         _run(["invoke", habit, "checkIn", "--data", '{"habit": "read", "note": "30 pages"}'], env)
         _run(["invoke", habit, "habitStreaks"], env)
+        pressure = _tool_id(_run(["new", COMPOSED], env))
+        _run(["invoke", pressure, "addReading", "--data", '{"systolic": 128, "diastolic": 82, "pulse": 66}'], env)
+        _run(["invoke", pressure, "thisWeek"], env)
         _run(["tools"], env)
-        print("\ndemo: two tools generated, deployed and used; stopping the platform (`make serve` keeps one running).")
+        print("\ndemo: three tools generated, deployed and used; stopping the platform (`make serve` keeps one running).")
     finally:
         server.terminate()
         server.wait(timeout=20)
