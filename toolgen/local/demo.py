@@ -80,7 +80,7 @@ def main() -> int:
         _run(["invoke", pressure, "addReading", "--data", '{"systolic": 128, "diastolic": 82, "pulse": 66}'], env)
         _run(["invoke", pressure, "thisWeek"], env)
         _run(["tools"], env)
-        print("\ndemo: three tools generated, deployed and used; stopping the platform (`make serve` keeps one running).")
+        print("\ndemo: three tools generated, deployed and used; stopping the platform (`make serve` keeps one up).")
     finally:
         server.terminate()
         server.wait(timeout=20)
