@@ -130,7 +130,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(job)
     elif job["status"] == "succeeded":
-        print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
+        _print_tool(job, client)
     elif job["status"] == "needs_clarification":
         print(f"needs clarification: {job['question']}")
         for number, candidate in enumerate(job.get("candidates") or [], 1):
@@ -140,6 +140,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     else:
         print(f"failed: {job['error']}")
     return 0 if job["status"] == "succeeded" else 1
+
+
+def _print_tool(job: dict[str, Any], client: Client) -> None:
+    print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
 
 
 def _offer(job: dict[str, Any]) -> str | None:
@@ -165,7 +169,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(job)
     elif job["status"] == "succeeded":
-        print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
+        _print_tool(job, client)
     else:
         print(f"{job['status']}: {job.get('error') or job.get('question')}")
     return 0 if job["status"] == "succeeded" else 1
