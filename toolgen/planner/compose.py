@@ -192,20 +192,7 @@ def _log(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) ->
             "constants": dict(subject.constants) if subject else {},
             "summary": _say(lang, "List entries, newest first", "按日期列出记录"),
         },
-        {
-            "id": _camel("update", entity),
-            "kind": "update",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Change an entry", "修改一条记录"),
-        },
-        {
-            "id": _camel("delete", entity),
-            "kind": "delete",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Delete an entry", "删除一条记录"),
-        },
+        *_change_ops(entity, path, lang, ("Change an entry", "修改一条记录"), ("Delete an entry", "删除一条记录")),
     ]
     numeric = [f for f in fields if f.name in specs and f.type in ("number", "integer")]
     metrics = {labels.add("entries", "Entries", "条数"): "count()"}
@@ -280,6 +267,29 @@ def _log(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) ->
         "operations": ops,
         "labels": labels.names,
     }
+
+
+def _change_ops(
+    entity: str, path: str, lang: str, change: tuple[str, str], delete: tuple[str, str]
+) -> list[dict[str, Any]]:
+    """The update and delete operations on one row of ``entity`` (every shape that keeps rows has both)."""
+    row = f"{path}/{{id}}"
+    return [
+        {
+            "id": _camel("update", entity),
+            "kind": "update",
+            "path": row,
+            "entity": entity,
+            "summary": _say(lang, *change),
+        },
+        {
+            "id": _camel("delete", entity),
+            "kind": "delete",
+            "path": row,
+            "entity": entity,
+            "summary": _say(lang, *delete),
+        },
+    ]
 
 
 def _say(lang: str, en: str, zh: str) -> str:
@@ -375,20 +385,7 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
             "filters": filters,
             "summary": _say(lang, "List everything", "列出全部"),
         },
-        {
-            "id": _camel("update", entity),
-            "kind": "update",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Change one", "修改"),
-        },
-        {
-            "id": _camel("delete", entity),
-            "kind": "delete",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Delete one", "删除"),
-        },
+        *_change_ops(entity, path, lang, ("Change one", "修改"), ("Delete one", "删除")),
         {
             "id": "pickOne",
             "kind": "aggregate",
@@ -498,20 +495,13 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
             "where": "due_in_days <= 0",
             "summary": _say(lang, "Due today or overdue", "今天到期或已逾期"),
         },
-        {
-            "id": _camel("update", entity),
-            "kind": "update",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Mark done (set last done) or change a task", "标记完成（改上次完成日期）或修改"),
-        },
-        {
-            "id": _camel("delete", entity),
-            "kind": "delete",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Delete a task", "删除事项"),
-        },
+        *_change_ops(
+            entity,
+            path,
+            lang,
+            ("Mark done (set last done) or change a task", "标记完成（改上次完成日期）或修改"),
+            ("Delete a task", "删除事项"),
+        ),
     ]
     c.inferred += ["task", "every_days", "last_done"]
     return {
@@ -579,20 +569,7 @@ def _dates(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) 
             "where": "days_left >= 0 and days_left <= 30",
             "summary": _say(lang, "In the next 30 days", "未来30天内"),
         },
-        {
-            "id": _camel("update", entity),
-            "kind": "update",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Change one", "修改"),
-        },
-        {
-            "id": _camel("delete", entity),
-            "kind": "delete",
-            "path": f"{path}/{{id}}",
-            "entity": entity,
-            "summary": _say(lang, "Delete one", "删除"),
-        },
+        *_change_ops(entity, path, lang, ("Change one", "修改"), ("Delete one", "删除")),
     ]
     return {
         "name": snake(subject.id if subject else "custom_dates"),
