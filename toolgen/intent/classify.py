@@ -14,7 +14,7 @@ from functools import cache
 from typing import Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
-from toolgen.intent.details import details, list_name, many, tracked_object
+from toolgen.intent.details import details, list_name, many, periods, tracked_object
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.read import find_subjects, read
 from toolgen.intent.slots import (
@@ -66,6 +66,12 @@ _WEIGHT = re.compile(r"\d+\s?(kg|kgs|lbs?|pounds|公斤|斤|千克)|体重", re.
 _UNTIL = re.compile(r"until|till|before|left|to go|还有|还剩|距离|离", re.I)
 _BILL = re.compile(r"bill|check|dinner|meal|restaurant|账单|吃饭|聚餐", re.I)
 _STUDY = re.compile(r"learn|study|words|drill|practi[sc]e|memori[sz]e|单词|复习|背|学", re.I)
+# Measures written down over time ("量一次身高体重记下来", "track height and weight every month"): a log, not a formula.
+_RECORDED = re.compile(
+    r"\b(track|log|record|chart|over time|every (day|week|month)|each (day|week|month)|monthly|weekly)\b"
+    r"|记录|记下|记一下|每个?月|每周|每天|变化|曲线|趋势",
+    re.I,
+)
 _TEMPERATURE_READING = re.compile(r"\d+\s?°?\s?[fc]\b|\d+\s?(度|摄氏|华氏)", re.I)
 
 
@@ -85,7 +91,8 @@ def _boosts(text: str) -> dict[str, float]:
         boost["unit_converter"] = 3.0
     if len(find_cities(text)) >= 2:
         boost["weather_ranking"] = 1.5
-    if _HEIGHT.search(text) and _WEIGHT.search(text):
+    height, weight = _HEIGHT.search(text), _WEIGHT.search(text)
+    if height and weight and (re.search(r"\d", height.group(0) + weight.group(0)) or not _RECORDED.search(text)):
         boost["bmi_calculator"] = 3.0
     if find_date(text) and _UNTIL.search(text):
         boost["countdown"] = 1.5
@@ -127,7 +134,15 @@ def classify(text: str) -> Intent:
     # A subject of the named kind's own shape is its more specific reading when the request is about many ("my
     # friends' birthdays" is a list of dates, not one countdown).
     same_shape_many = reading.subject is not None and NAMED_SHAPES[top_name] == reading.subject.shape and many(text)
-    if reading.subject is not None and (subject_score > top or not named or same_shape_many):
+    # A formula's words in a request to write measures down over time ("每个月量一次身高体重记下来") ask for a log.
+    recorded = (
+        reading.subject is not None
+        and NAMED_SHAPES[top_name] == "calculator"
+        and reading.subject.shape == "log"
+        and _RECORDED.search(text) is not None
+        and not re.search(r"\d", text)
+    )
+    if reading.subject is not None and (subject_score > top or not named or same_shape_many or recorded):
         return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
     if named:
         return _named(text, lang, top_name, confidence)
@@ -152,6 +167,8 @@ def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -
     fields = [f.name for f in requested_fields(text)]
     if fields:
         slots["fields"] = fields
+    if wanted := periods(text):
+        slots["periods"] = wanted
     return Intent(
         archetype=name,
         confidence=round(confidence, 3),

@@ -218,6 +218,90 @@ def list_name(text: str) -> str | None:
     return None
 
 
+_PERIODS = {
+    "day": re.compile(r"\b(daily|per day|a day|each day|every day|today)\b|每天|每日|一天|今天", re.I),
+    "week": re.compile(
+        r"\b(weekly|per week|a week|each week|every week|this week|week'?s)\b|每周|每个?星期|这周|本周|一周", re.I
+    ),
+    "month": re.compile(
+        r"\b(monthly|per month|a month|each month|every month|this month|month'?s|end of the month|month-end)\b"
+        r"|每个?月|月底|这个月|本月|一个月|月度",
+        re.I,
+    ),
+    "year": re.compile(
+        r"\b(yearly|annual|annually|per year|a year|each year|this year|year'?s)\b|每年|今年|全年|一年|年度", re.I
+    ),
+}
+
+
+def periods(text: str) -> list[str]:
+    """The periods a request wants figures for ("月底看看花了多少" -> month; "weekly average" -> week)."""
+    return [name for name, pattern in _PERIODS.items() if pattern.search(text)]
+
+
+_ITEM = r"[a-z][a-z0-9.'+-]*(?:\s[a-z][a-z0-9.'+-]*){0,2}"
+_EN_TRIGGER = re.compile(
+    r"\b(?:track(?:ing)?|log(?:ging)?|record(?:ing)?|note(?: down)?|keep track of|measur(?:e|ing)|test(?:ing)?|"
+    r"check(?:ing)?|with|including|readings? (?:of|for)|(?!(?:check)?list:)[a-z]+:)\s+",
+    re.IGNORECASE,
+)
+_EN_LIST = re.compile(
+    rf"(?:(?:my|the|our|its|their|a|an)\s+)?"
+    rf"(?P<list>{_ITEM}(?:\s*,\s*{_ITEM})*,?\s+(?:and|&)\s+{_ITEM}|{_ITEM}(?:\s*,\s*{_ITEM}){{2,}})",
+    re.IGNORECASE,
+)
+_ZH_ITEM = r"[\u4e00-\u9fffA-Za-z0-9.]{1,6}?"
+_ZH_LIST = re.compile(
+    rf"(?P<list>{_ZH_ITEM}(?:(?:、|和|跟|以及|还有)(?:{_ZH_ITEM})){{1,7}})"
+    r"(?=(?:都|也|这些|这几[个样项])?(?:想|要|得)?(?:记|测|录|量|写)|(?:的)?(?:数值|数据|读数|情况))"
+    rf"|(?:记录|记下|记一下|测一下|测量|记)(?:一下)?(?:每天的|每次的|每周的)?(?P<after>{_ZH_ITEM}(?:、{_ZH_ITEM}){{1,7}}(?:和{_ZH_ITEM})?)(?![\u4e00-\u9fffA-Za-z0-9])"
+)
+_NOT_ITEM = re.compile(
+    r"\b(every|each|per|in|for|on|at|to|so|that|which|i|me|we|it|my|our|how|when|what|day|days|week|weeks|month|"
+    r"months|year|years|daily|weekly|monthly|see|show|get|want|need|also|then|morning|evening|night|afternoon|"
+    r"today|tonight|is|are|was|be|do|did|can|will|with|including)\b",
+    re.IGNORECASE,
+)
+_ZH_NOT_ITEM = re.compile(r"每|一下|一次|想|要|看|我|你|他|她|早上|晚上|中午|下午|上午|天|周|月|年|次")
+
+
+def listed(text: str) -> list[str]:
+    """The things a request lists for its tool to record ("track pH, ammonia and nitrite", "pH、氨、亚硝酸盐都想记"),
+    each as the request words it, in order; lists of anything else (times, people, days) are not read."""
+    items: list[str] = []
+    for trigger in _EN_TRIGGER.finditer(text):
+        m = _EN_LIST.match(text, trigger.end())
+        if not m:
+            continue
+        parts = re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", m.group("list"))
+        parts = [re.sub(r"^(?:my|the|our|its|their|a|an)\s+", "", p.strip(), flags=re.I) for p in parts]
+        parts[-1] = _NOT_ITEM.split(parts[-1])[0].strip()  # "mood every day": the list ends where the sentence goes on
+        parts[-1] = re.sub(r"\s+(?:readings?|levels?|values?|numbers?|scores?)$", "", parts[-1], flags=re.I)
+        if all(p and not _NOT_ITEM.search(p) for p in parts):
+            items = [p.lower() for p in parts]
+            break
+    if not items:
+        m = _ZH_LIST.search(text)
+        if m:
+            parts = re.split(r"、|和|跟|以及|还有", m.group("list") or m.group("after"))
+            parts[-1] = re.sub(r"(吃了什么|是多少|多少|怎么样|的?情况|的?变化)$", "", parts[-1])
+            if all(p and not _ZH_NOT_ITEM.search(p) for p in parts):
+                items = parts
+    return list(dict.fromkeys(items))[:6] if len(items) >= 2 else []
+
+
+_MEASURING = re.compile(
+    r"\b(tests?|levels?|readings?|measur\w*|ppm|mg|scores?|count|number of|how many|how much)\b"
+    r"|测|值|含量|指标|水质|读数|多少|几",
+    re.IGNORECASE,
+)
+
+
+def measuring(text: str) -> bool:
+    """Whether the request speaks of measuring or counting what it lists ("water tests", "测水质", "多少")."""
+    return bool(_MEASURING.search(text))
+
+
 def details(text: str) -> dict[str, Any]:
     """Every detail the text gives, by kind; kinds it does not give are left out."""
     found = {
@@ -235,5 +319,8 @@ def details(text: str) -> dict[str, Any]:
         "per": per(text),
         "object": tracked_object(text),
         "goal_value": goal_value(text),
+        "periods": periods(text) or None,
+        "listed": listed(text) or None,
+        "measuring": measuring(text) or None,
     }
     return {k: v for k, v in found.items() if v is not None}

@@ -140,10 +140,12 @@ def asks_for_a_tool(text: str) -> bool:
 
 
 def find_action(text: str) -> Action | None:
-    """The action in the world the request asks for, if it asks for one rather than for a tool."""
-    if asks_for_a_tool(text):
-        return None
+    """The action in the world the request asks for, if it asks for one rather than for a tool (an action marked
+    `always`, such as getting into someone else's account, is refused however the request is worded)."""
+    tool = asks_for_a_tool(text)
     for action in _words()["actions"]:
+        if tool and not action.get("always"):  # "a list of restaurants to book" is a list; hacking is hacking
+            continue
         hit = any(_compiled(p, True).search(text.lower()) for p in action["en"]) or any(
             _compiled(p, True).search(text) for p in action["zh"]
         )

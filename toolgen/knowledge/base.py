@@ -65,6 +65,11 @@ class FieldDef(Strict):
         default_factory=list, max_length=20, description="words that ask for it in a request: 'price', '价格'"
     )
     slot: str | None = Field(default=None, description="calculator input: the request's quantity that fills it")
+    same_as: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="names of fields that mean the same: a tool with one lacks none",
+    )
 
     _label = field_validator("label", mode="before")(_words)
 

@@ -35,3 +35,10 @@ def requested_fields(text: str) -> list[FieldDef]:
             hits.append((m.start(), name))
     fields = library().fields
     return [fields[n] for n in dict.fromkeys(n for _, n in sorted(hits))]
+
+
+def duplicates(f: FieldDef, names: set[str]) -> bool:
+    """Whether a field of the same meaning is already among ``names`` ("cost" where there is an "amount", "mood
+    score" where there is a "mood")."""
+    words = {w.replace(" ", "_") for w in f.words}
+    return f.name in names or bool(names & (words | set(f.same_as)))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen.knowledge.base import FieldDef, Subject, Words, library, snake
+from toolgen.knowledge.fields import duplicates
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
 
@@ -86,11 +87,46 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
     names = {f.name for f in own}
     composition.inferred += [f.name for f in own]
     for f in (lib.fields[n] for n in intent.slots.get("fields", []) if n in lib.fields):
-        if f.name not in names and f.name not in RESERVED and len(own) < 20:
+        if not duplicates(f, names) and f.name not in RESERVED and len(own) < 20:
             own.append(f.model_copy(update={"required": False}))  # asked for, so offered; never demanded
             names.add(f.name)
             composition.inferred.append(f.name)
+    for f in _listed(intent, own):
+        if f.name not in names and f.name not in RESERVED and len(own) < 20:
+            own.append(f)
+            names.add(f.name)
+            composition.inferred.append(f.name)
     return own
+
+
+_GENERIC = {"use", "used", "time", "total", "number", "amount", "level", "kind", "type", "note", "day", "date"}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
+    """A field for each thing the request lists that no field of the tool is already ("pH, ammonia and nitrite"):
+    numbers in a log whose request speaks of measuring, else words."""
+    names = [w.lower() for f in own for w in (f.name.replace("_", " "), f.label.en, f.label.zh, *f.words)]
+    tokens = {_stem(t) for n in names for t in re.findall(r"[a-z]{3,}", n)}
+    fields = []
+    numeric = intent.shape == "log" and bool(intent.slots.get("measuring"))
+    for k, item in enumerate(intent.slots.get("listed") or [], start=1):
+        said = item.lower()
+        if any(said in n or (len(n) >= 2 and n in said) for n in names if re.search(r"[\u4e00-\u9fff]", n + said)):
+            continue  # 氨 is 氨氮
+        if tokens & {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC:
+            continue  # "eggs laid" is "eggs collected"
+        chinese = bool(re.search(r"[\u4e00-\u9fff]", item))
+        name = f"measure_{k}" if chinese else snake(item)
+        label = Words(en=item if chinese else item.capitalize(), zh=item)
+        if numeric:
+            fields.append(FieldDef(name=name, type="number", label=label, min=-1_000_000, max=1_000_000))
+        else:
+            fields.append(FieldDef(name=name, type="string", label=label, max_length=200))
+    return fields
 
 
 def _unknown_value(intent: Intent, composition: Composition) -> FieldDef:
@@ -199,10 +235,12 @@ def _log(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) ->
     if date_field:
         metrics[labels.add("last_date", "Last entry", "最近一次")] = "max(date)"
         metrics[labels.add("streak_days", "Days in a row", "连续天数")] = "streak(date)"
-    metrics.update(_figures(numeric, labels))
     metrics.update(
         {labels.add(n, o.label.en, o.label.zh): o.expr for n, o in (subject.figures if subject else {}).items()}
     )
+    for name, expr in _figures(numeric, labels).items():  # the subject's own figures first, then per field
+        if len(metrics) < 20:
+            metrics.setdefault(name, expr)
     ops.append(
         {
             "id": "stats",

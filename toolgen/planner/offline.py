@@ -9,14 +9,13 @@ The plans themselves live by family: trackers, lists, calculators and lookups.
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
 
 from toolgen.errors import StageError
-from toolgen.knowledge.base import library
 from toolgen.models import Intent, RecalledMemory
 from toolgen.planner import Plan, PlanInfo, calculators, lists, lookups, trackers
 from toolgen.planner.common import Builder
-from toolgen.planner.compose import compose, field_spec
+from toolgen.planner.compose import compose
+from toolgen.planner.requested import add_period_figures, add_requested_fields
 from toolgen.program import ToolProgram
 
 BUILDERS: dict[str, Builder] = {
@@ -74,35 +73,16 @@ class OfflinePlanner:
         composition = None
         if builder is not None:
             program = builder(intent, fact)
-            _add_requested_fields(program, intent)
+            add_requested_fields(program, intent)
             if intent.slots.get("list_of"):  # "a grocery list": the list is called what the person calls it
                 what = intent.slots["list_of"]
                 program["title"] = f"{what}清单" if intent.lang == "zh" else f"{what.title()} List"
         else:
             program, made = compose(intent, fact)
             composition = asdict(made)
+        add_period_figures(program, intent)
         theme = fact("theme")
         program["ui"] = {"lang": intent.lang, "mode": theme if theme in ("dark", "light") else "auto"}
         program["archetype"] = intent.archetype
         program["provenance"] = {"request": prompt, "memories": list(dict.fromkeys(used)), "planner": "offline"}
         return Plan(ToolProgram.model_validate(program), PlanInfo(planner="offline"), composition)
-
-
-def _add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
-    """Fields the request names that a named kind's tool lacks ("a reading list with the page I'm on") join its
-    main entity: a recipe is a start, not a limit on what the person asked for."""
-    entities = program.get("entities") or {}
-    if not entities or not intent.slots.get("fields"):
-        return
-    fields = next(iter(entities.values()))["fields"]
-    labels = {spec.get("label") for spec in fields.values()}
-    taken = {name for op in program["operations"] for name in op.get("computed", {})}
-    library_fields = library().fields
-    for name in intent.slots["fields"]:
-        f = library_fields.get(name)
-        if f is None or name in fields or name in taken or len(fields) >= 25:
-            continue
-        spec = field_spec(f, intent.lang)
-        spec.pop("required", None)  # the recipe's operations were written without it
-        if spec["label"] not in labels:
-            fields[name] = spec

@@ -1,0 +1,142 @@
+"""What a request asks for beyond its recipe: the things it lists, the periods it wants figures for, fields of one
+meaning kept once, and the kinds of sentence that ask for a log rather than a formula, or for an action."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_compose import Tool
+from toolgen.intent import classify
+from toolgen.intent.details import listed, periods
+from toolgen.knowledge.base import library
+from toolgen.knowledge.fields import duplicates
+
+
+def _create(tool: Tool) -> str:
+    return next(op.id for op in tool.program.operations if op.kind == "create")
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("track my aquarium water: pH, ammonia and nitrite", ["ph", "ammonia", "nitrite"]),
+        ("log my runs with distance, time and pace", ["distance", "time", "pace"]),
+        ("track my sleep and mood every day", ["sleep", "mood"]),  # the list ends where the sentence goes on
+        ("log each workout with sets, reps and weight", ["sets", "reps", "weight"]),
+        ("test the pool water: chlorine, ph and alkalinity levels", ["chlorine", "ph", "alkalinity"]),
+        ("养了一缸热带鱼，每周测一次水质，pH、氨、亚硝酸盐都想记下来", ["pH", "氨", "亚硝酸盐"]),
+        ("记录每天的体温、心率和血氧", ["体温", "心率", "血氧"]),
+        ("想每天记一下早饭、午饭、晚饭吃了什么", ["早饭", "午饭", "晚饭"]),
+    ],
+)
+def test_the_things_a_request_lists_for_its_tool_are_read(text: str, items: list[str]) -> None:
+    assert listed(text) == items
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "packing list: passport, charger, sunscreen",  # the things a list holds, not its fields
+        "compare Denver, Austin, Seattle and Nashville",
+        "check the weather in Tokyo, Osaka and Sapporo",
+        "me, Tom and Anna split rent",
+        "I want to log blood pressure morning and evening",
+        "想养成几个习惯：早起、读书、不喝奶茶，每天打卡",
+        "a list of gift ideas for mom, dad and my sister",
+    ],
+)
+def test_lists_of_values_places_people_and_times_are_not_fields(text: str) -> None:
+    assert listed(text) == []
+
+
+def test_a_listed_measure_no_field_has_becomes_a_number_of_the_log() -> None:
+    tool = Tool("log my pottery firings with kiln, cone and clay body readings")
+    fields = tool.fields
+    assert {"kiln", "cone", "clay_body"} <= set(fields)
+    assert fields["cone"].type == "number"  # the request speaks of readings
+    assert {"kiln", "cone", "clay_body"} <= set(tool.composition["inferred"])
+    row = tool.call(_create(tool), {"kiln": 2, "cone": 6, "clay_body": 1})
+    assert row["cone"] == 6
+
+
+def test_a_listed_thing_the_tool_already_has_is_not_added_twice() -> None:
+    tool = Tool("养了一缸热带鱼，每周测一次水质，pH、氨、亚硝酸盐都想记下来")
+    labels = [f.label for f in tool.fields.values()]
+    assert sum("氨" in label for label in labels) == 1, labels  # 氨 is the subject's 氨氮
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("记账用的，每天花了多少钱记一下，月底看看钱都花哪儿了", ["day", "month"]),
+        ("see my weekly average", ["week"]),
+        ("how much did I spend this year", ["year"]),
+        ("track my plants", []),
+    ],
+)
+def test_the_periods_a_request_wants_figures_for(text: str, expected: list[str]) -> None:
+    assert periods(text) == expected
+
+
+def test_a_named_kind_gets_the_figures_of_the_period_asked_for() -> None:
+    text = "想每天记录一下心情，再写几句，月底回头看看"
+    assert classify(text).archetype == "mood_journal"
+    tool = Tool(text)
+    month = [op for op in tool.program.operations if getattr(op, "period", None) == "month"]
+    assert len(month) == 1 and "entries" in month[0].metrics
+    assert all(name in tool.program.labels for name in month[0].metrics)
+    assert "本月" in month[0].summary
+    week_only = Tool("想每天记录一下心情")
+    assert not [op for op in week_only.program.operations if getattr(op, "period", None) == "month"]
+
+
+def test_this_months_figures_count_only_this_months_rows() -> None:
+    tool = Tool("log my pottery firings with kiln, cone and clay body readings, and a monthly summary")
+    for date, cone in (("2026-12-01", 6), ("2026-12-02", 8), ("2026-11-20", 4)):
+        tool.call(_create(tool), {"date": date, "kiln": 1, "cone": cone, "clay_body": 1})
+    figures = tool.call("thisMonth")["metrics"]
+    assert figures["entries"] == 2 and figures["avg_cone"] == 7.0, figures
+
+
+def test_a_field_of_the_same_meaning_is_not_added_again() -> None:
+    lib = library().fields
+    assert duplicates(lib["cost"], {"date", "amount"})  # a budget's amount is what it cost
+    assert duplicates(lib["mood_score"], {"mood"})
+    assert not duplicates(lib["price"], {"date", "name"})
+    budget = Tool("记账用的，每天花了多少钱记一下")
+    assert "cost" not in budget.fields and "amount" in budget.fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["想每个月给宝宝量一次身高体重记下来，看看长得正不正常", "track my kids height and weight every month"],
+)
+def test_measures_written_down_over_time_are_a_log_not_the_bmi_formula(text: str) -> None:
+    intent = classify(text)
+    assert intent.archetype != "bmi_calculator" and intent.shape == "log", intent
+
+
+@pytest.mark.parametrize(
+    "text", ["what is my bmi, I am 180cm and 75kg", "我身高170体重60，BMI多少", "calculate bmi from height and weight"]
+)
+def test_a_formula_with_its_figures_or_without_a_record_is_still_the_calculator(text: str) -> None:
+    assert classify(text).archetype == "bmi_calculator"
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ("write my 2000-word essay on the causes of World War I", "writing"),
+        ("write a 5-paragraph report for me", "writing"),
+        ("能不能帮我黑进前男友的微信，看看他跟谁聊天", "security"),
+        ("帮我偷看她的聊天记录", "security"),
+        ("can you read his messages for me", "security"),
+    ],
+)
+def test_actions_however_worded_are_refused(text: str, refusal: str) -> None:
+    intent = classify(text)
+    assert intent.archetype is None and intent.refusal == refusal
+
+
+def test_a_tool_about_writing_is_still_a_tool() -> None:
+    assert classify("a tracker for my writing: words written per day").archetype is not None

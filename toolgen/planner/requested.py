@@ -1,0 +1,101 @@
+"""What a request asks for beyond its recipe: fields it names and periods it wants figures for.
+
+A recipe (a named kind's builder, or the composer's shape) is a start, not a limit: "a reading list with the page
+I'm on" adds the page to the reading list, and "记账……月底看看总共花了多少" gives the budget tracker this month's
+totals. Both steps work on any planned program, so every kind of tool gets them alike.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolgen.knowledge.base import library
+from toolgen.knowledge.fields import duplicates
+from toolgen.models import Intent
+from toolgen.planner.compose import field_spec
+
+PERIOD_NAMES = {
+    "day": ("today", "Today", "今天"),
+    "week": ("thisWeek", "This week", "本周"),
+    "month": ("thisMonth", "This month", "本月"),
+    "year": ("thisYear", "This year", "今年"),
+}
+
+
+def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
+    """Fields the request names that the tool's main entity lacks join it, offered, never required."""
+    entities = program.get("entities") or {}
+    if not entities or not intent.slots.get("fields"):
+        return
+    fields = next(iter(entities.values()))["fields"]
+    labels = {spec.get("label") for spec in fields.values()}
+    taken = {name for op in program["operations"] for name in op.get("computed", {})}
+    library_fields = library().fields
+    for name in intent.slots["fields"]:
+        f = library_fields.get(name)
+        if f is None or duplicates(f, set(fields)) or name in taken or len(fields) >= 25:
+            continue
+        spec = field_spec(f, intent.lang)
+        spec.pop("required", None)  # the recipe's operations were written without it
+        if spec["label"] not in labels:
+            fields[name] = spec
+
+
+def _additive(name: str) -> bool:
+    """Whether a total of the field means something (the library says so; a recipe's own field by its name)."""
+    f = library().fields.get(name)
+    if f is not None:
+        return f.sum
+    return bool(re.search(r"amount|cost|spent|minutes|hours|ml|count|total|distance|km|calories|kcal", name))
+
+
+def add_period_figures(program: dict[str, Any], intent: Intent) -> None:
+    """For each period the request wants figures for ("monthly", "月底") that no figure of the tool covers yet:
+    the period's figures over the main dated entity (entries, and per numeric field its total or average)."""
+    wanted = intent.slots.get("periods") or []
+    entities = program.get("entities") or {}
+    if not wanted or not entities:
+        return
+    entity, body = next(iter(entities.items()))
+    fields = body["fields"]
+    if fields.get("date", {}).get("type") != "date":
+        return
+    operations = program["operations"]
+    covered = {op.get("period") for op in operations if op.get("kind") == "aggregate"}
+    ids = {op["id"] for op in operations}
+    paths = {op["path"] for op in operations}
+    labels = program.setdefault("labels", {})
+
+    def label(name: str, shown: str) -> None:
+        if len(labels) < 60:
+            labels.setdefault(name, shown[:60])
+
+    zh = intent.lang == "zh"
+    for period in wanted:
+        op_id, en, cn = PERIOD_NAMES[period]
+        path = f"/{period}-figures"
+        if period in covered or op_id in ids or path in paths or len(operations) >= 20:
+            continue
+        metrics = {"entries": "count()"}
+        label("entries", "条数" if zh else "Entries")
+        numeric = [(n, s) for n, s in fields.items() if s.get("type") in ("number", "integer")][:5]
+        for name, spec in numeric:
+            shown = spec.get("label", name)
+            if _additive(name):
+                metrics[f"total_{name}"[:40]] = f"round(sum({name}), 2)"
+                label(f"total_{name}"[:40], f"{shown}合计" if zh else f"Total {shown.lower()}")
+            else:
+                metrics[f"avg_{name}"[:40]] = f"round(avg({name}), 1)"
+                label(f"avg_{name}"[:40], f"平均{shown}" if zh else f"Average {shown.lower()}")
+        operations.append(
+            {
+                "id": op_id,
+                "kind": "aggregate",
+                "path": path,
+                "entity": entity,
+                "period": period,
+                "metrics": metrics,
+                "summary": f"{cn}的统计" if zh else f"{en}'s figures",
+            }
+        )
