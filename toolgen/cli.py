@@ -362,7 +362,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--breadth", action="store_true", help="everyday requests: how many get a tool that fits (tests/data/breadth)"
     )
-    s.add_argument("--part", choices=["dev", "holdout", "all"], default="dev", help="which part of the breadth set")
+    s.add_argument(
+        "--part",
+        choices=["dev", "holdout", "fresh", "all"],
+        default="dev",
+        help="which part of the breadth set ('all' is the parts tuned on: dev and holdout; 'fresh' is kept unseen)",
+    )
     s.set_defaults(func=cmd_eval)
     s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get, or lint one (offline)")
     s.add_argument("prompt", nargs="?")

@@ -25,7 +25,9 @@ from toolgen.planner.offline import OfflinePlanner
 from toolgen.program import ToolProgram
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "breadth"
-PARTS = ("dev", "holdout")
+PERIOD_WORDS = {"day": "daily today", "week": "weekly this week", "month": "monthly this month",
+                "year": "yearly annual this year"}  # fmt: skip
+PARTS = ("dev", "holdout")  # tuned on (the holdout was read once, then tuned on); "fresh" is kept aside
 
 
 @dataclass
@@ -97,6 +99,8 @@ def vocabulary(*programs: ToolProgram) -> list[str]:
                     if attribute == "inputs":
                         words.append(value.label)
             words += list(getattr(op, "fields", None) or {})
+            if getattr(op, "period", None):  # figures of the current day, week, month or year
+                words.append(PERIOD_WORDS[op.period])
     return [p for p in (_phrase(w) for w in words) if p]
 
 
@@ -143,7 +147,7 @@ def judge(row: dict[str, Any]) -> Outcome:
 
 
 def load(part: str, data: Path = DATA) -> list[dict[str, Any]]:
-    """The breadth set's ``part`` ('dev' or 'holdout')."""
+    """The breadth set's ``part`` ('dev', 'holdout' or 'fresh')."""
     path = data / f"{part}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 

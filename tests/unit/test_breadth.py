@@ -1,0 +1,73 @@
+"""The breadth measurement: how a request of the breadth set is judged, and that every part of the set is well
+formed (the kept-aside part is checked for form only; its results are read once, at the end of a round)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from toolgen import cli
+from toolgen.intent import classify
+from toolgen.planner import breadth
+from toolgen.planner.offline import OfflinePlanner
+
+NAMED = {
+    "run_log", "habit_tracker", "caffeine_tracker", "water_tracker", "mood_journal", "budget_tracker",
+    "expense_splitter", "focus_planner", "todo_list", "reading_list", "flashcards", "restaurant_picker", "countdown",
+    "unit_converter", "tip_calculator", "bmi_calculator", "weather_ranking", "currency_converter",
+}  # fmt: skip
+
+
+def _row(text: str, expect: str = "tool", named: str | None = None, needs: list[list[str]] | None = None) -> dict:
+    return {"id": "t1", "text": text, "lang": "en", "expect": expect, "named": named, "needs": needs or []}
+
+
+def test_a_tool_with_every_need_met_fits_and_a_missing_need_is_wrong() -> None:
+    fits = breadth.judge(_row("log my blood pressure readings", needs=[["systolic"], ["diastolic", "low"]]))
+    assert fits.result == "fits", fits
+    wrong = breadth.judge(_row("log my blood pressure readings", needs=[["systolic"], ["glucose", "sugar"]]))
+    assert wrong.result == "wrong" and wrong.missing == [["glucose", "sugar"]]
+
+
+def test_another_named_kind_is_wrong_and_a_question_is_asking_back() -> None:
+    assert breadth.judge(_row("track my morning runs", named="todo_list")).result == "wrong"
+    assert breadth.judge(_row("hmm, something for stuff")).result == "asks"
+
+
+def test_refusals_fit_only_when_refused() -> None:
+    assert breadth.judge(_row("order me a large pepperoni pizza", expect="refuse")).result == "fits"
+    assert breadth.judge(_row("log my blood pressure readings", expect="refuse")).result == "wrong"
+    refused_tool = breadth.judge(_row("order me a large pepperoni pizza", needs=[["pizza"]]))
+    assert refused_tool.result == "wrong" and refused_tool.why.startswith("refused")
+
+
+def test_the_vocabulary_has_names_labels_plurals_and_periods() -> None:
+    text = "记账用的，每天花了多少钱记一下，月底看看钱都花哪儿了"
+    program = OfflinePlanner().plan(text, classify(text).model_copy(update={"lang": "en"}), []).program
+    phrases = breadth.vocabulary(program)
+    assert breadth.unmet([["amount"], ["monthly", "month"], ["categories"]], phrases) == []
+    assert breadth.unmet([["glucose"]], phrases) == [["glucose"]]
+
+
+@pytest.mark.parametrize("part", ["dev", "holdout", "fresh"])
+def test_every_part_is_well_formed(part: str) -> None:
+    rows = breadth.load(part)
+    assert len(rows) >= 100
+    assert len({r["id"] for r in rows}) == len(rows)
+    for r in rows:
+        assert set(r) == {"id", "text", "lang", "expect", "named", "shape", "needs"}, r["id"]
+        assert r["lang"] in ("en", "zh") and r["expect"] in ("tool", "refuse"), r["id"]
+        assert r["named"] is None or r["named"] in NAMED, r["id"]
+        if r["expect"] == "refuse":
+            assert r["needs"] == [] and r["named"] is None, r["id"]
+        for group in r["needs"]:
+            assert group and all(re.fullmatch(r"[a-z0-9 .%'/-]+", w) for w in group), (r["id"], group)
+
+
+def test_the_cli_reports_a_part_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["eval", "--breadth", "--part", "dev", "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["part"] == "dev" and report["all"]["total"] == len(breadth.load("dev"))
+    assert report["all"]["fits"] + report["all"]["asks"] + report["all"]["wrong"] == report["all"]["total"]
