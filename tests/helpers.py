@@ -65,6 +65,8 @@ COMPOSED_PROMPTS = {
     "wine_cellar": "wine cellar catalogue with vintage and region",
     "swimming": "每次游泳记一下游了多少圈",
     "fuel_log": "记录每次加油的里程和油量",
+    "air_quality": "家里孩子有哮喘，想每天看一下北京、天津、石家庄的空气质量指数，哪个最差",
+    "rain_forecast": "Will I need an umbrella in Chicago this week? Show the chance of rain each day",
 }
 
 ARCHETYPE_PROMPTS = {

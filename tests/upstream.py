@@ -1,6 +1,7 @@
 """A loopback stand-in for the public APIs tools fetch from, answering in their real response shapes.
 
-Open-Meteo answers a list of per-location objects when several coordinates are asked for (one object for one);
+Open-Meteo (forecast, air quality, marine) answers a list of per-location objects when several coordinates are
+asked for (one object for one), with "daily" columns and "current" values;
 Frankfurter answers {"amount", "base", "date", "rates"}. Extra paths misbehave on purpose: redirects, an answer
 over the size cap, a slow answer, and one that is not JSON.
 """
@@ -25,16 +26,40 @@ FORECAST = {  # latitude to one decimal (Beijing, Shanghai, Guangzhou) -> a week
 }
 
 
-def forecast_location(lat: str, lon: str, variables: list[str]) -> dict:
-    highs, lows, rain = FORECAST[f"{float(lat):.1f}"]
-    series = {"temperature_2m_max": highs, "temperature_2m_min": lows, "precipitation_sum": rain,
-              "wind_speed_10m_max": [10.0] * 7}  # fmt: skip
-    return {
+DAYS = [f"2026-12-{d:02d}" for d in range(2, 9)]
+
+
+def _series(variable: str, lat: float, days: int = 7) -> list:
+    """A plausible week of any other daily variable, different per place (sunrise and sunset as local times)."""
+    if variable in ("sunrise", "sunset"):
+        hour = 7 if variable == "sunrise" else 17
+        return [f"{day}T{hour:02d}:{(int(lat) + i) % 60:02d}" for i, day in enumerate(DAYS[:days])]
+    return [round(abs(lat) % 10 + i * 1.5, 1) for i in range(days)]
+
+
+def _current(variable: str, lat: float) -> float:
+    return round(abs(lat) * 2 % 150 + len(variable), 1)  # e.g. a US AQI between 0 and 160
+
+
+def forecast_location(lat: str, lon: str, variables: list[str], current: list[str] | None = None) -> dict:
+    highs, lows, rain = FORECAST.get(f"{float(lat):.1f}", ([None] * 7,) * 3)
+    known = {"temperature_2m_max": highs, "temperature_2m_min": lows, "precipitation_sum": rain,
+             "wind_speed_10m_max": [10.0] * 7}  # fmt: skip
+    series = {v: known[v] if known.get(v, [None])[0] is not None else _series(v, float(lat)) for v in variables}
+    place = {
         "latitude": float(lat), "longitude": float(lon), "generationtime_ms": 0.05, "utc_offset_seconds": 28800,
         "timezone": "Asia/Shanghai", "timezone_abbreviation": "GMT+8", "elevation": 44.0,
-        "daily_units": {"time": "iso8601", **{v: "°C" for v in variables}},
-        "daily": {"time": [f"2026-12-{d:02d}" for d in range(2, 9)], **{v: series[v] for v in variables}},
     }  # fmt: skip
+    if variables:
+        place["daily_units"] = {"time": "iso8601", **{v: "°C" for v in variables}}
+        place["daily"] = {"time": DAYS, **series}
+    if current:
+        place["current"] = {
+            "time": "2026-12-02T12:00",
+            "interval": 900,
+            **{v: _current(v, float(lat)) for v in current},
+        }
+    return place
 
 
 class Upstream:
@@ -59,11 +84,11 @@ class Upstream:
                 upstream.requests.append(self.path)
                 parts = urlsplit(self.path)
                 query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-                if parts.path == "/v1/forecast":
+                if parts.path in ("/v1/forecast", "/v1/air-quality", "/v1/marine"):  # Open-Meteo's APIs, per place
                     lats, lons = query["latitude"].split(","), query["longitude"].split(",")
-                    places = [
-                        forecast_location(a, o, query["daily"].split(",")) for a, o in zip(lats, lons, strict=True)
-                    ]
+                    daily = [v for v in query.get("daily", "").split(",") if v]
+                    current = [v for v in query.get("current", "").split(",") if v]
+                    places = [forecast_location(a, o, daily, current) for a, o in zip(lats, lons, strict=True)]
                     self._json(places if len(places) > 1 else places[0])
                 elif parts.path == "/v1/latest":
                     base = query.get("base", "EUR")

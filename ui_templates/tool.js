@@ -378,9 +378,15 @@
     const button = el("button", { type: "button", class: "secondary", text: L.load });
     const refresh = loader(list, async () => {
       const data = await call("GET", op.path);
+      // a ranking shows each place's value; a lookup of several figures (or a day of a forecast) names each one
+      const figures = Object.keys(op.fields || {}).filter((k) => k !== op.label_field && k !== "name");
       list.replaceChildren(...data.items.map((item) => {
-        const name = item[op.label_field] || item.city || item.name || "";
-        return el("li", {}, [el("b", { text: show(name) }), document.createTextNode(" — " + show(item.value))]);
+        const name = item[op.label_field] || item.name || item.date || "";
+        // the days of one place: the place is in the title, not on every row
+        const rest = figures.filter((k) => k !== op.label_field && !(k === "city" && !(op.labels || []).length));
+        const text = rest.length === 1 && rest[0] === "value" ? show(item.value)
+          : rest.map((k) => metricName(k) + ": " + show(item[k])).join("  ·  ");
+        return el("li", {}, [el("b", { text: show(name) }), document.createTextNode(" — " + text)]);
       }));
       if (!data.items.length) list.appendChild(el("li", { class: "empty", text: L.empty }));
     });

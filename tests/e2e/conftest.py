@@ -22,6 +22,7 @@ import pytest
 
 from tests.upstream import Upstream
 from toolgen import auth
+from toolgen.runtime.fetch import PUBLIC_APIS
 
 SECRET = "e2e-secret"
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,7 +150,7 @@ def bucket_site() -> Iterator[StaticSite]:
 def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream, bucket_site: StaticSite) -> Iterator[Server]:
     # Test configuration only: the allowed hosts point at the fixture (a request can never set this), which also
     # plays the outside fact checker; pages may also be served from the bucket-like site's origin.
-    overrides = json.dumps({"api.open-meteo.com": upstream.url, "api.frankfurter.dev": upstream.url})
+    overrides = json.dumps({host: upstream.url for host in PUBLIC_APIS})
     extra = {
         "TOOLGEN_FETCH_OVERRIDES": overrides,
         "MEMORY_VERIFIER_URL": f"{upstream.url}/verify",

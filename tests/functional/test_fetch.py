@@ -16,6 +16,7 @@ from toolgen.planner import OfflinePlanner
 from toolgen.program import ToolProgram
 from toolgen.runtime import ToolApp, fetch
 from toolgen.runtime.errors import Forbidden, UpstreamError
+from toolgen.runtime.fetch import PUBLIC_APIS
 
 SECRET = "fetch-secret"
 
@@ -29,9 +30,7 @@ def upstream():
 
 @pytest.fixture
 def overrides(monkeypatch, upstream):
-    monkeypatch.setenv(
-        "TOOLGEN_FETCH_OVERRIDES", json.dumps({"api.open-meteo.com": upstream.url, "api.frankfurter.dev": upstream.url})
-    )
+    monkeypatch.setenv("TOOLGEN_FETCH_OVERRIDES", json.dumps({host: upstream.url for host in PUBLIC_APIS}))
 
 
 def tool(prompt: str) -> tuple[ToolApp, ToolProgram]:
@@ -156,3 +155,52 @@ def test_without_test_configuration_loopback_is_refused(monkeypatch):
     monkeypatch.setattr(fetch.socket, "getaddrinfo", lambda *a, **k: [(2, 1, 6, "", ("127.0.0.1", 443))])
     with pytest.raises(Forbidden):
         run(program_fetching("/v1/forecast"))
+
+
+# --- composed lookups: subjects of the knowledge base that read a public API per place ------------------------------
+
+
+def test_air_quality_of_several_cities_is_ranked_worst_first_when_asked(overrides, upstream):
+    app, program = tool("家里孩子有哮喘，想每天看一下北京、天津、石家庄的空气质量指数，哪个最差")
+    assert program.archetype == "air_quality" and program.allowed_hosts == ["air-quality-api.open-meteo.com"]
+    op = program.operations[0]
+    status, body = call(app, op.path)
+    assert status == 200, body
+    assert [item["city"] for item in body["items"]] != [] and {i["city"] for i in body["items"]} == {
+        "北京",
+        "天津",
+        "石家庄",
+    }
+    aqi = [item["aqi"] for item in body["items"]]
+    assert aqi == sorted(aqi, reverse=True) and all(isinstance(v, float) for v in aqi)
+    assert "/v1/air-quality?" in upstream.requests[-1] and "current=us_aqi" in upstream.requests[-1]
+    assert program.labels["aqi"].startswith("空气质量指数")
+
+
+def test_the_cleanest_air_first_when_that_is_asked(overrides):
+    app, program = tool("which has the cleanest air today: Beijing, Tianjin or Shijiazhuang? check the air quality")
+    body = call(app, program.operations[0].path)[1]
+    aqi = [item["aqi"] for item in body["items"]]
+    assert len(aqi) == 3 and aqi == sorted(aqi)
+
+
+def test_a_daily_forecast_for_one_place_is_a_row_per_day(overrides, upstream):
+    app, program = tool("Will I need an umbrella in Chicago this week? Show the chance of rain each day")
+    assert program.archetype == "rain_forecast"
+    status, body = call(app, program.operations[0].path)
+    assert status == 200, body
+    days = body["items"]
+    assert [d["date"] for d in days] == [f"2026-12-{d:02d}" for d in range(2, 9)]
+    assert all(set(d) == {"date", "rain_chance", "rain_mm", "city"} and d["city"] == "Chicago" for d in days)
+    assert "latitude=41.85" in upstream.requests[-1] and "forecast_days=7" in upstream.requests[-1]
+
+
+def test_a_composed_lookup_reaches_only_the_platforms_apis(overrides):
+    _, program = tool("what time is sunset in Lisbon this week")
+    data = json.loads(program.model_dump_json())
+    data["allowed_hosts"] = ["evil.example"]
+    data["operations"][0]["url"] = "https://evil.example/v1/forecast"
+    app = ToolApp(ToolProgram.model_validate(data), tool_id="t" + "3" * 20, owner="ann", table=FakeTable(),
+                  secret=SECRET)  # fmt: skip
+    status, body = call(app, data["operations"][0]["path"])
+    assert status == 403, body

@@ -2,25 +2,29 @@
 
 Each subject's tool is planned offline, its OpenAPI document validated, and it is run in-process as a deployed tool
 reads its program (views over its JSON, an in-memory table, a fixed clock): a row made of typical values is
-created and read back, and every list, figure and calculation answers 200 with every figure it declares.
+created and read back, and every list, figure, calculation and lookup (against a loopback stand-in for its public
+API) answers 200 with every figure it declares.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.fakes import FakeTable
 from tests.helpers import tool_event
+from tests.upstream import Upstream
 from toolgen import auth
-from toolgen.knowledge.base import library
+from toolgen.knowledge.base import LOOKUP_APIS, library
 from toolgen.models import Intent
 from toolgen.planner import OfflinePlanner
 from toolgen.program import ToolProgram
 from toolgen.runtime import ToolApp, view
+from toolgen.runtime.fetch import PUBLIC_APIS
 from toolgen.spec import build_spec, validate_spec
 
 SECRET = "knowledge-secret"
@@ -67,7 +71,13 @@ class Tool:
 
 def test_knowledge_base_loads_with_subjects_of_every_planned_shape():
     shapes = {s.shape for s in library().subjects.values()}
-    assert {"log", "collection", "schedule", "dates", "calculator"} <= shapes
+    assert {"log", "collection", "schedule", "dates", "calculator", "lookup"} <= shapes
+
+
+def test_a_lookup_reads_only_the_platforms_public_apis():
+    from urllib.parse import urlsplit
+
+    assert {urlsplit(url).hostname for url in LOOKUP_APIS.values()} <= PUBLIC_APIS
 
 
 def test_no_subject_is_named_like_a_named_kind():
@@ -76,9 +86,22 @@ def test_no_subject_is_named_like_a_named_kind():
     assert not set(library().subjects) & set(BUILDERS)
 
 
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[Upstream]:
+    server = Upstream()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def apis(monkeypatch: pytest.MonkeyPatch, upstream: Upstream) -> None:
+    """The public APIs a lookup reads, answered by the loopback stand-in in their real shapes."""
+    monkeypatch.setenv("TOOLGEN_FETCH_OVERRIDES", json.dumps({host: upstream.url for host in PUBLIC_APIS}))
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("subject_id", SUBJECTS)
-def test_every_subject_composes_a_working_tool(subject_id: str, lang: str):
+def test_every_subject_composes_a_working_tool(subject_id: str, lang: str, apis: None):
     plan = OfflinePlanner().plan(f"a tool for {subject_id}", _intent(subject_id, lang), [])
     program = plan.program
     validate_spec(build_spec(program, "https://tool.invalid"))
@@ -105,6 +128,15 @@ def test_every_subject_composes_a_working_tool(subject_id: str, lang: str):
                 )
             if op.kind == "aggregate" and op.group_by is None:
                 assert set(answer["metrics"]) == set(op.metrics)
+        if op.kind == "fetch":  # a lookup: every figure of every place (or day) it reads
+            status, answer = tool.call("GET", op.path)
+            assert status == 200, (subject_id, op.id, answer)
+            assert answer["items"] and all(set(item) == set(op.fields) for item in answer["items"]), answer
+            for name in op.fields:
+                label = program.labels.get(name)
+                assert label and (
+                    lang == "en" or any("\u4e00" <= ch <= "\u9fff" for ch in label) or name in ("pm2_5", "pm10")
+                ), (subject_id, name, label)
     for name in {n for op in program.operations for attr in ("metrics", "outputs", "computed")
                  for n in (getattr(op, attr, None) or {})}:  # fmt: skip
         label = program.labels.get(name)

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
-from toolgen.intent.details import details, list_name, many, periods, tracked_object
+from toolgen.intent.details import details, list_name, many, order, periods, tracked_object
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.read import find_subjects, read
 from toolgen.intent.slots import (
@@ -30,6 +30,7 @@ from toolgen.intent.slots import (
 )
 from toolgen.knowledge.base import library
 from toolgen.knowledge.fields import requested_fields
+from toolgen.knowledge.places import place_like
 from toolgen.models import Intent
 
 # The shape each named kind is a recipe of.
@@ -199,6 +200,8 @@ def _composed(
 ) -> Intent:
     slots = details(text)
     slots["fields"] = [f.name for f in requested_fields(text)]
+    if shape == "lookup":  # the places it reads, and which end of the ranking the person asks about
+        slots.update(cities=find_cities(text), unresolved_places=place_like(text), order=order(text))
     confidence = (1 - math.exp(-score / 2.0)) * score / (score + rival) if score > 0 else 0.0
     return Intent(
         archetype=subject or f"custom_{shape}",

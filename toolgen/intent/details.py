@@ -302,6 +302,20 @@ def measuring(text: str) -> bool:
     return bool(_MEASURING.search(text))
 
 
+_HIGH_FIRST = re.compile(
+    r"\b(worst|most|highest|biggest|dirtiest|rainiest|hottest|strongest)\b|最差|最高|最严重|最多|最大|最热|最强", re.I
+)
+_LOW_FIRST = re.compile(r"\b(least|lowest|cleanest|safest|driest|calmest)\b|最低|最少|最干净|最安全|最小", re.I)
+
+
+def order(text: str) -> str | None:
+    """Which end of a ranking the request asks about: 'high_first' ("哪个最差", "the rainiest"), 'low_first'
+    ("the cleanest air"), or None."""
+    if _HIGH_FIRST.search(text):
+        return "high_first"
+    return "low_first" if _LOW_FIRST.search(text) else None
+
+
 def details(text: str) -> dict[str, Any]:
     """Every detail the text gives, by kind; kinds it does not give are left out."""
     found = {

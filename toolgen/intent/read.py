@@ -68,11 +68,14 @@ def _index() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str
     en: dict[str, str] = {}
     zh: dict[str, str] = {}
     for subject in library().subjects.values():
-        for word in subject.en:
-            for variant in _plurals(word):
-                en.setdefault(variant, subject.id)
+        # a Chinese list's Latin word ("ddl", "PM2.5") is matched as a word, never inside another ("paddling")
+        latin = [w.lower() for w in subject.zh if re.fullmatch(r"[A-Za-z0-9 .+-]+", w)]
+        for word in [*subject.en, *latin]:
+            for variant in _plurals(word):  # "weigh-in" is found as written or as "weigh in"
+                en.setdefault(re.sub(r"[\s-]+", " ", variant), subject.id)
         for word in subject.zh:
-            zh.setdefault(word, subject.id)
+            if word.lower() not in latin:
+                zh.setdefault(word, subject.id)
 
     def alternation(words: list[str]) -> str:
         ordered = sorted(words, key=len, reverse=True)

@@ -114,6 +114,49 @@ class Goal(Strict):
     how: Literal["sum", "avg"] = "sum"
 
 
+# The public APIs a composed lookup reads (each also in the runtime's registry, toolgen/runtime/fetch.py), by the
+# name a subject gives: all answer per place, from its coordinates.
+LOOKUP_APIS = {
+    "forecast": "https://api.open-meteo.com/v1/forecast",
+    "air_quality": "https://air-quality-api.open-meteo.com/v1/air-quality",
+    "marine": "https://marine-api.open-meteo.com/v1/marine",
+}
+
+
+class LookupValue(Strict):
+    """One figure a lookup shows per place: the API's variable and how a week of it is summed up."""
+
+    var: str = Field(pattern=r"^[a-z][a-z0-9_]{0,59}$", description="the API's variable: 'precipitation_sum'")
+    reduce: Literal["max", "min", "sum", "avg", "first"] = Field(
+        default="first", description="daily series: a week of it as one figure per place"
+    )
+    type: Literal["number", "string"] = "number"
+    label: Words
+    unit: str | None = Field(default=None, max_length=20)
+
+    _label = field_validator("label", mode="before")(_words)
+
+
+class Lookup(Strict):
+    """What a lookup subject reads for each place: current values, or a daily forecast (a row per day for one
+    place, a week's figure per place for several)."""
+
+    api: Literal["forecast", "air_quality", "marine"]
+    series: Literal["current", "daily"]
+    values: dict[str, LookupValue] = Field(min_length=1, max_length=8)
+    sort: str | None = Field(default=None, pattern=r"^-?[a-z][a-z0-9_]{0,39}$", description="places ranked by")
+    days: int = Field(default=7, ge=1, le=16)
+
+    @model_validator(mode="after")
+    def _sorted_by_a_value(self) -> Lookup:
+        if self.sort and self.sort.lstrip("-") not in self.values:
+            raise ValueError(f"lookup sorts by {self.sort!r}, which is none of its values")
+        for name in self.values:
+            if not re.fullmatch(NAME, name) or name in ("city", "date"):
+                raise ValueError(f"lookup value {name!r}: a snake_case name other than city and date")
+        return self
+
+
 class Subject(Strict):
     id: str = Field(pattern=NAME)
     shape: Shape
@@ -133,6 +176,7 @@ class Subject(Strict):
     derive: dict[str, str] = Field(default_factory=dict, description="field: expression when a row omits it")
     computed: dict[str, Output] = Field(default_factory=dict, max_length=8, description="per-row figures")
     figures: dict[str, Output] = Field(default_factory=dict, max_length=8, description="figures over the rows")
+    lookup: Lookup | None = Field(default=None, description="lookup: what it reads from a public API, per place")
     weight: float = Field(default=0.0, ge=-2, le=2, description="added to the words' score (rare, specific: +)")
 
     _title = field_validator("title", "item", "task", mode="before")(_words)
@@ -151,6 +195,8 @@ class Subject(Strict):
             raise ValueError(f"subject {self.id}: a calculator has inputs and outputs")
         if self.shape != "calculator" and (self.inputs or self.outputs):
             raise ValueError(f"subject {self.id}: only a calculator has inputs and outputs")
+        if (self.shape == "lookup") != (self.lookup is not None):
+            raise ValueError(f"subject {self.id}: a lookup, and only a lookup, says what it reads")
         return self
 
 

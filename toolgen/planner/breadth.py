@@ -99,8 +99,9 @@ def vocabulary(*programs: ToolProgram) -> list[str]:
                     if attribute == "inputs":
                         words.append(value.label)
             words += list(getattr(op, "fields", None) or {})
-            if getattr(op, "period", None):  # figures of the current day, week, month or year
-                words.append(PERIOD_WORDS[op.period])
+            period = getattr(op, "period", None)
+            if period:  # figures of the current day, week, month or year
+                words.append(PERIOD_WORDS[period])
     return [p for p in (_phrase(w) for w in words) if p]
 
 

@@ -11,11 +11,12 @@ in the unit the request names, a note), and the composition says which fields we
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.knowledge.base import FieldDef, Subject, Words, library, snake
+from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
@@ -678,7 +679,84 @@ def _slot_value(slot: str | None, slots: dict[str, Any], taken: set[str]) -> Any
     return slots.get(slot)
 
 
+_REDUCE = {"max": "max({})", "min": "min({})", "sum": "sum({})", "avg": "avg({})", "first": "{}[0]"}
+
+
+def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
+    """A public API's figures for the request's places (else the person's city, else five large cities): a row per
+    day for one place when the subject reads a daily forecast, else a row per place, ranked when it has a sort."""
+    from toolgen.planner.lookups import DEFAULT_CITIES, _places  # lookups.py plans the named lookups
+
+    assert subject is not None  # an API cannot be guessed
+    assert subject.lookup is not None
+    lang, look, labels = intent.lang, subject.lookup, _Labels(intent.lang)
+    home = fact("city")
+    places = _places([*(intent.slots.get("cities") or []), *([home] if home else [])]) or _places(list(DEFAULT_CITIES))
+    names = [p.name for p in places]
+    shown = [p.zh or p.name for p in places] if lang == "zh" else names
+    for name, value in look.values.items():
+        label = value.label.in_(lang)
+        unit = f"（{value.unit}）" if lang == "zh" and value.unit else f" ({value.unit})" if value.unit else ""
+        labels.add(name, value.label.en + (f" ({value.unit})" if value.unit else ""), label + unit)
+    c.inferred += list(look.values)
+    query = {
+        "latitude": ",".join(f"{p.lat:.2f}" for p in places),
+        "longitude": ",".join(f"{p.lon:.2f}" for p in places),
+        "timezone": "auto",
+        look.series: ",".join(dict.fromkeys(v.var for v in look.values.values())),
+    }
+    fields: dict[str, str] = {n: v.type for n, v in look.values.items()}
+    by_day = look.series == "daily" and len(places) == 1
+    sort = look.sort
+    if sort and intent.slots.get("order"):  # "哪个最差": the highest first; "the cleanest": the lowest first
+        sort = ("-" if intent.slots["order"] == "high_first" else "") + sort.lstrip("-")
+    if look.series == "daily":
+        query["forecast_days"] = str(look.days)
+    if by_day:  # one place: the days of its forecast, as rows
+        place = json.dumps(shown[0], ensure_ascii=False).replace("`", "")
+        columns = ", ".join(f"{n}: {v.var}" for n, v in look.values.items())
+        select = f"[0].daily.{{date: time, {columns}, city: `{place}`}}"
+        fields = {"date": "date", **fields, "city": "string"}
+        labels.add("city", "City", "城市")
+        operation: dict[str, Any] = {"labels": [], "label_field": "date", "sort": None, "limit": look.days}
+        labels.add("date", "Date", "日期")
+    else:
+        series = look.series
+        parts = [
+            f"{n}: " + (_REDUCE[v.reduce].format(f"{series}.{v.var}") if series == "daily" else f"{series}.{v.var}")
+            for n, v in look.values.items()
+        ]
+        select = "[*].{" + ", ".join(parts) + "}"
+        fields = {"city": "string", **fields}
+        operation = {"labels": shown, "label_field": "city", "sort": sort, "limit": len(places)}
+        labels.add("city", "City", "城市")
+    where = ("、" if lang == "zh" else ", ").join(shown)
+    url = LOOKUP_APIS[look.api]
+    return {
+        "name": snake(subject.id),
+        "title": subject.title.in_(lang),
+        "description": _say(lang, f"{subject.title.en}: {where}.", f"{subject.title.zh}：{where}。"),
+        "allowed_hosts": [url.split("/")[2]],
+        "operations": [
+            {
+                "id": _camel("get", subject.id),
+                "kind": "fetch",
+                "path": f"/{subject.id.replace('_', '-')}",
+                "url": url,
+                "query": query,
+                "select": select,
+                "fields": fields,
+                "summary": _say(lang, f"{subject.title.en}: {where}", f"{subject.title.zh}：{where}"),
+                **operation,
+            }
+        ],
+        "defaults": {"cities": names},
+        "labels": labels.names,
+    }
+
+
 SHAPES = {
+    "lookup": _lookup,
     "log": _log,
     "collection": _collection,
     "schedule": _schedule,

@@ -38,6 +38,8 @@ if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.p
 PLATFORM_HOSTS: dict[str, frozenset[str]] = {
     "weather_ranking": frozenset({"api.open-meteo.com"}),
     "currency_converter": frozenset({"api.frankfurter.dev"}),
+    # composed lookups (toolgen/knowledge/base.py LOOKUP_APIS): forecasts, air quality and sea state per place
+    "lookup": frozenset({"api.open-meteo.com", "air-quality-api.open-meteo.com", "marine-api.open-meteo.com"}),
 }
 # A composed tool (no named kind) may fetch from any of the platform's public APIs, and from nothing else; a named
 # kind only from its own (a to-do list fetches nothing).
@@ -147,6 +149,13 @@ def _url(op: FetchOp, inputs: dict[str, Any]) -> str:
     return op.url + ("?" + urlencode(query) if query else "")
 
 
+def _columns(selected: dict[str, Any]) -> bool:
+    """Whether a selected object is columns of one length ({"date": [...], "rain": [...], "city": "Lisbon"}), to be
+    read as rows."""
+    lengths = {len(v) for v in selected.values() if isinstance(v, list)}
+    return len(lengths) == 1 and next(iter(lengths)) > 0
+
+
 def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: dt.date) -> dict[str, Any]:
     """The operation's result: ranked items, or (with outputs) figures computed from one selected object."""
     inputs = check_object(query, op.inputs, from_text=True, today=today) if op.inputs else {}
@@ -166,6 +175,10 @@ def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: d
         if any(v is None for v in result.values()):
             raise UpstreamError(Message("upstream_lacks", host=host))
         return {**inputs, **result}
+    if isinstance(selected, dict) and _columns(selected):  # a forecast's days come as columns: one row per day
+        columns = {k: v for k, v in selected.items() if isinstance(v, list)}
+        same = {k: v for k, v in selected.items() if not isinstance(v, list)}  # the place: on every row
+        selected = [{**dict(zip(columns, row, strict=True)), **same} for row in zip(*columns.values(), strict=True)]
     if not isinstance(selected, list) or not all(isinstance(x, dict) for x in selected):
         raise UpstreamError(Message("upstream_shape", host=host))
     items = [dict(x) for x in selected]

@@ -128,8 +128,9 @@ def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
     names = dict.fromkeys(
         name
         for op in program.operations
-        for attribute in ("metrics", "outputs", "computed")
+        for attribute in ("metrics", "outputs", "computed", "fields")  # a fetch's fields are the figures it shows
         for name in getattr(op, attribute, None) or {}
+        if not (attribute == "fields" and op.kind != "fetch")
     )
     metrics = {name: _figure_name(program, name) for name in names}
     return {
