@@ -140,3 +140,38 @@ def test_actions_however_worded_are_refused(text: str, refusal: str) -> None:
 
 def test_a_tool_about_writing_is_still_a_tool() -> None:
     assert classify("a tracker for my writing: words written per day").archetype is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("What does $28 an hour come to per year if I work 40 hours a week", "hourly_to_salary"),
+        ("I earn 30 an hour, what is that monthly?", "hourly_to_salary"),
+        ("时薪50块，一年能挣多少", "hourly_to_salary"),
+        ("track billable hours per client, 80 an hour, monthly invoice", "freelance_hours"),  # its own words win
+    ],
+)
+def test_a_kind_of_sentence_names_a_subject_less_surely_than_its_words(text: str, subject: str) -> None:
+    intent = classify(text)
+    assert intent.subject == subject, intent
+    if subject == "hourly_to_salary":
+        program = Tool(text).program
+        assert next(op for op in program.operations if op.kind == "compute").inputs["hourly_rate"].default > 25
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "想规划一下每周的时间块，周一到周五上午写代码，下午开会，晚上学英语",
+        "我想规划一下每周的时间安排，哪天上午专心写论文",
+    ],
+)
+def test_writing_the_person_plans_to_do_is_not_writing_asked_of_toolgen(text: str) -> None:
+    intent = classify(text)
+    assert intent.refusal is None and intent.archetype == "focus_planner", intent
+
+
+@pytest.mark.parametrize("text", ["帮我写一篇关于环保的作文", "你能帮我写代码吗", "写一篇论文"])
+def test_writing_asked_of_toolgen_is_still_refused(text: str) -> None:
+    intent = classify(text)
+    assert intent.archetype is None and intent.refusal is not None, intent

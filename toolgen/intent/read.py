@@ -86,6 +86,14 @@ def _index() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str
     return en_pattern, en, zh_pattern, zh
 
 
+PATTERN_SCORE = 2.75
+
+
+@cache
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    return [(s.id, re.compile(p, re.IGNORECASE)) for s in library().subjects.values() for p in s.patterns]
+
+
 def _word_score(word: str) -> float:
     """How much a matched word says: more words (or characters) name a subject more surely."""
     if re.search(r"[\u4e00-\u9fff]", word):
@@ -110,6 +118,11 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
         subject_id = zh[m.group(0)]
         score = _word_score(m.group(0)) + subjects[subject_id].weight
         if score > found.get(subject_id, (0.0, ""))[0]:
+            found[subject_id] = (score, m.group(0))
+    for subject_id, pattern in _patterns():  # a kind of sentence that names it: less sure than its own words
+        m = pattern.search(text)
+        score = PATTERN_SCORE
+        if m and score > found.get(subject_id, (0.0, ""))[0]:
             found[subject_id] = (score, m.group(0))
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
     return [(subjects[sid], score, word) for sid, (score, word) in ranked]

@@ -162,6 +162,11 @@ class Subject(Strict):
     shape: Shape
     en: list[str] = Field(min_length=1, max_length=30, description="English words that name it (lowercase)")
     zh: list[str] = Field(min_length=1, max_length=30, description="Chinese words that name it")
+    patterns: list[str] = Field(
+        default_factory=list,
+        max_length=5,
+        description="regular expressions for a kind of sentence that names it ('$28 an hour ... a year')",
+    )
     title: Words
     item: Words = Field(description="what one row is: 'reading', '读数'")
     fields: list[str | FieldDef] = Field(default_factory=list, max_length=25)
@@ -188,6 +193,13 @@ class Subject(Strict):
             if word != word.lower() or not word.strip():
                 raise ValueError(f"English words are lowercase and not blank: {word!r}")
         return words
+
+    @field_validator("patterns")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            re.compile(pattern)
+        return patterns
 
     @model_validator(mode="after")
     def _shape_parts(self) -> Subject:
