@@ -120,10 +120,9 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
         if score > found.get(subject_id, (0.0, ""))[0]:
             found[subject_id] = (score, m.group(0))
     for subject_id, pattern in _patterns():  # a kind of sentence that names it: less sure than its own words
-        m = pattern.search(text)
-        score = PATTERN_SCORE
-        if m and score > found.get(subject_id, (0.0, ""))[0]:
-            found[subject_id] = (score, m.group(0))
+        hit = pattern.search(text)
+        if hit and found.get(subject_id, (0.0, ""))[0] < PATTERN_SCORE:
+            found[subject_id] = (PATTERN_SCORE, hit.group(0))
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
     return [(subjects[sid], score, word) for sid, (score, word) in ranked]
 
