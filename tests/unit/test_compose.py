@@ -235,3 +235,16 @@ def test_requests_for_the_same_tool_share_a_key(first: str, second: str):
 )
 def test_requests_for_different_tools_never_share_a_key(first: str, second: str):
     assert _key(first) != _key(second)
+
+
+def test_a_collection_computes_its_subjects_figures_per_row_and_over_rows():
+    tool = Tool("inventory for my shop")
+    assert tool.intent.subject == "shop_inventory"
+    add = next(op.id for op in tool.program.operations if op.kind == "create")
+    tool.call(add, {"product": "mug", "in_stock": 3, "reorder_at": 5, "cost_price": 2.5, "sale_price": 6})
+    tool.call(add, {"product": "cap"})  # a row without the figures' inputs has none, and breaks nothing
+    listed = next(op.id for op in tool.program.operations if op.kind == "list")
+    rows = {row["product"]: row for row in tool.call(listed)["items"]}
+    assert (rows["mug"]["stock_value"], rows["mug"]["unit_margin"], rows["mug"]["reorder"]) == (7.5, 3.5, True)
+    assert rows["cap"]["stock_value"] is None
+    assert tool.call("summary")["metrics"]["products"] == 2

@@ -407,12 +407,16 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     choices = [n for n, s in specs.items() if s.get("enum")]
     filters = list(dict.fromkeys([*([group] if group else []), *choices, *flags]))[:6]
     sort = next((n for n, s in specs.items() if s["type"] == "date"), key.name)
+    constants = dict(subject.constants) if subject else {}
+    computed = {labels.add(n, o.label.en, o.label.zh): o.expr for n, o in (subject.computed if subject else {}).items()}
     ops: list[dict[str, Any]] = [
         {
             "id": _camel("add", entity),
             "kind": "create",
             "path": path,
             "entity": entity,
+            "derive": dict(subject.derive) if subject else {},
+            "constants": constants,
             "summary": _say(lang, f"Add a {entity_label.lower()}", f"添加{entity_label}"),
         },
         {
@@ -422,6 +426,8 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
             "entity": entity,
             "sort": sort,
             "filters": filters,
+            "computed": computed,
+            "constants": constants,
             "summary": _say(lang, "List everything", "列出全部"),
         },
         *_change_ops(entity, path, lang, ("Change one", "修改"), ("Delete one", "删除")),
@@ -450,12 +456,16 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
             for f in numeric[:3]
         }
     )
+    for n, o in (subject.figures if subject else {}).items():  # the subject's own figures over its rows
+        if len(summary) < 20:
+            summary[labels.add(n, o.label.en, o.label.zh)] = o.expr
     ops.append(
         {
             "id": "summary",
             "kind": "aggregate",
             "path": "/summary",
             "entity": entity,
+            "constants": constants,
             "metrics": summary,
             "summary": _say(lang, "How many, and totals", "数量和合计"),
         }
@@ -469,6 +479,7 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
                 "path": f"/by-{by.replace('_', '-')}",
                 "entity": entity,
                 "group_by": by,
+                "constants": constants,
                 "metrics": dict(summary),
                 "summary": _say(lang, f"Per {specs[by]['label'].lower()}", f"按{specs[by]['label']}"),
             }
