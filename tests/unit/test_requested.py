@@ -175,3 +175,63 @@ def test_writing_the_person_plans_to_do_is_not_writing_asked_of_toolgen(text: st
 def test_writing_asked_of_toolgen_is_still_refused(text: str) -> None:
     intent = classify(text)
     assert intent.archetype is None and intent.refusal is not None, intent
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ("帮我点一份麦当劳外卖送到公司", "purchase"),
+        ("帮我在淘宝上买一箱牛奶", "purchase"),
+        ("帮我在12306上抢一张春节回家的火车票", "booking"),
+        ("把家里空调打开，调到26度", "device"),
+        ("turn off the living room lights and set the thermostat to 68", "device"),
+        ("用我的支付宝给房东转3000块房租", "payment"),
+        ("帮我给老板发个微信说我明天请假", "message"),
+        ("帮我写一篇800字的读后感，明天要交", "writing"),
+    ],
+)
+def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> None:
+    intent = classify(text)
+    assert (intent.archetype, intent.refusal) == (None, refusal), intent
+
+
+@pytest.mark.parametrize(
+    "text", ["帮我打开一下记录血压的工具", "a log of when I turn off the lights", "记一下每次给房东转房租的日期和金额"]
+)
+def test_a_tool_about_an_action_is_not_the_action(text: str) -> None:
+    assert classify(text).refusal is None
+
+
+def test_a_lookups_word_in_a_list_of_fields_is_a_field_of_the_log() -> None:
+    text = "钓鱼日志：钓点、天气、用的什么饵、钓到了啥鱼、多重"
+    intent = classify(text)
+    assert intent.archetype != "weather_ranking" and intent.shape == "log", intent
+    assert "天气" in listed(text)
+    assert classify("track my reading: title, author, rating").archetype == "reading_list"  # a kind's own fields
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("杭州未来一周天气怎么样，哪几天下雨", "weather_forecast"),  # one place: its days, not a ranking of one
+        ("北京这周天气怎么样", "weather_forecast"),
+        ("rank Beijing, Shanghai and Guangzhou by max temperature this week", "weather_ranking"),
+        ("帮我比较几个城市这周的天气预报", "weather_ranking"),
+    ],
+)
+def test_a_ranking_needs_places_to_rank(text: str, expected: str) -> None:
+    assert classify(text).archetype == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("和朋友去云南玩，一路上谁付的钱都记下来，最后算谁该转给谁多少", "expense_splitter"),
+        ("我们羽毛球群每周打球，场地费和球钱谁先垫的都记下来，月底算每个人该给谁多少", "expense_splitter"),
+        ("每天要喝够2000毫升水，喝一杯记一杯，看看今天还差多少", "water_tracker"),  # amounts written down
+        ("一杯是多少毫升", "unit_converter"),
+        ("I'd like a mood diary where I can also tag what I was doing (work, family, exercise)", "mood_journal"),
+    ],
+)
+def test_named_kinds_read_by_what_the_sentence_does(text: str, expected: str) -> None:
+    assert classify(text).archetype == expected

@@ -157,12 +157,13 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('group (trip|expenses?|costs?|dinner)', 3), ('splitwise', 3), ('go(ing)? dutch', 3),
             ('pay(ing)? (me |them |you )?back', 1.5), ('settle (up|debts?)', 3), ('ious?', 2.5), ('debts?', 1.5),
             ('chip in', 2), ('fair share', 2), ('reimburse', 2), ('paid for', 1.5), ('how much each', 1),
-            ('we share', 1.5),
+            ('we share', 1.5), ('who paid', 2.5), ('who should (pay|transfer|send)', 2.5),
         ),
         zh=(
             ('分账', 3.5), ('AA', 3), ('AA制', 1.5), ('平摊', 3), ('均摊', 3), ('分摊', 3), ('谁欠谁', 3.5),
             ('欠', 1.5), ('室友', 1.5), ('聚餐', 1), ('凑钱', 2), ('垫付', 2.5), ('还钱', 1.5), ('结算', 1.5),
             ('该给', 1.5), ('给我多少', 1.5), ('平分', 1.5), ('分钱', 2.5), ('费用', 0.5),
+            ('谁付的?钱', 2.5), ('谁先?垫', 2.5), ('(该|应该)(转|给)给?谁', 3), ('谁.{0,2}(转|给)给?谁', 3),
             ('钱.{0,6}(平分|分摊|AA|怎么分)', 2), ('借钱', 1.5), ('合租', 2.5), ('水电费', 1.5), ('怎么分', 2),
         ),
         question='Do you want to split shared expenses and see who owes whom?',
@@ -313,7 +314,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('bottles?', 1),
         ),
         zh=(
-            ('喝水', 3), ('喝.{0,6}水', 2), ('饮水', 3), ('水量', 2.5), ('补水', 3), ('八杯水', 3), ('喝了多少水', 3),
+            ('喝水', 3), ('喝.{0,8}水', 2), ('饮水', 3), ('水量', 2.5), ('补水', 3), ('八杯水', 3), ('喝了多少水', 3),
             ('水', 1), ('毫升', 1),
         ),
         question='Do you want to log how much water you drink each day?',

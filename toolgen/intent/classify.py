@@ -14,7 +14,7 @@ from functools import cache
 from typing import Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
-from toolgen.intent.details import details, list_name, many, order, periods, tracked_object
+from toolgen.intent.details import details, list_name, listed, many, order, periods, tracked_object
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.read import find_subjects, read
 from toolgen.intent.slots import (
@@ -73,6 +73,10 @@ _RECORDED = re.compile(
     r"|记录|记下|记一下|每个?月|每周|每天|变化|曲线|趋势",
     re.I,
 )
+_PLACES = re.compile(
+    r"\b(cities|places|towns|destinations)\b|几个(旅游)?城市|哪些城市|各个?城市|几个地方|哪个城市", re.I
+)
+_CONVERT = re.compile(r"\b(convert|conversion|converter|in|into|to)\b|换算|转换|等于|折合|合多少|是多少", re.I)
 _TEMPERATURE_READING = re.compile(r"\d+\s?°?\s?[fc]\b|\d+\s?(度|摄氏|华氏)", re.I)
 
 
@@ -88,7 +92,9 @@ def _boosts(text: str) -> dict[str, float]:
     boost: dict[str, float] = {}
     if len(find_currencies(text)) >= 2:  # amounts in two currencies: a currency conversion
         boost["currency_converter"] = 3.0
-    elif _one_dimension(find_units(text)) or (_TEMPERATURE_READING.search(text) and find_units(text)):
+    elif (_one_dimension(find_units(text)) or (_TEMPERATURE_READING.search(text) and find_units(text))) and (
+        _CONVERT.search(text) or not _RECORDED.search(text)
+    ):  # two units of one dimension are a conversion, unless the request writes amounts down ("喝一杯记一杯")
         boost["unit_converter"] = 3.0
     if len(find_cities(text)) >= 2:
         boost["weather_ranking"] = 1.5
@@ -114,6 +120,17 @@ def scores(text: str) -> dict[str, float]:
     return result
 
 
+def _fields_unsaid(text: str) -> str:
+    """The text without a list of three or more things it asks to record ("钓鱼日志：钓点、天气、用的什么饵": the
+    weather is a field of a fishing log, not a weather ranking)."""
+    items = listed(text)
+    if len(items) < 3:
+        return text
+    for item in items:
+        text = re.sub(re.escape(item), " ", text, count=1, flags=re.IGNORECASE)
+    return text
+
+
 def classify(text: str) -> Intent:
     """The Intent of a request: a named kind or a composed shape and subject (or None with candidates, or a
     refusal), with its confidence, slots and language."""
@@ -122,6 +139,11 @@ def classify(text: str) -> Intent:
     if reading.action is not None:  # an action in the world: refused with its reason, whatever else it names
         return Intent(archetype=None, confidence=0.0, lang=lang, refusal=reading.action.id)
     all_scores = scores(text)
+    unsaid = _fields_unsaid(text)
+    if unsaid != text:  # a lookup's words in a list of things to record are fields of a log, not a lookup
+        for name, score in scores(unsaid).items():
+            if name in NAMED_SHAPES and NAMED_SHAPES[name] == "lookup":
+                all_scores[name] = score
     refusal = all_scores.pop(OUT_OF_SCOPE.name)
     ranked = sorted(all_scores.items(), key=lambda kv: -kv[1])
     (top_name, top), (_, second) = ranked[0], ranked[1]
@@ -134,7 +156,12 @@ def classify(text: str) -> Intent:
     named = top >= MIN_SCORE and confidence >= MIN_CONFIDENCE
     # A subject of the named kind's own shape is its more specific reading when the request is about many ("my
     # friends' birthdays" is a list of dates, not one countdown).
-    same_shape_many = reading.subject is not None and NAMED_SHAPES[top_name] == reading.subject.shape and many(text)
+    same_shape_many = (
+        reading.subject is not None
+        and NAMED_SHAPES[top_name] == reading.subject.shape
+        and many(text)
+        and subject_score * 1.5 >= top  # not a word in passing ("tag what I was doing: work, family, exercise")
+    )
     # A formula's words in a request to write measures down over time ("每个月量一次身高体重记下来") ask for a log.
     recorded = (
         reading.subject is not None
@@ -143,7 +170,15 @@ def classify(text: str) -> Intent:
         and _RECORDED.search(text) is not None
         and not re.search(r"\d", text)
     )
-    if reading.subject is not None and (subject_score > top or not named or same_shape_many or recorded):
+    # a ranking needs places to rank: for one place (or none), a lookup subject reads its forecast day by day
+    one_place = (
+        reading.subject is not None
+        and reading.subject.shape == "lookup"
+        and NAMED_SHAPES[top_name] == "lookup"
+        and len(find_cities(text)) <= 1
+        and not _PLACES.search(text)
+    )
+    if reading.subject is not None and (subject_score > top or not named or same_shape_many or recorded or one_place):
         return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
     if named:
         return _named(text, lang, top_name, confidence)
