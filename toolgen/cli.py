@@ -366,7 +366,7 @@ def _parser() -> argparse.ArgumentParser:
         "--part",
         choices=["dev", "holdout", "dev2", "fresh", "all"],
         default="dev",
-        help="which part of the breadth set ('all' is the parts tuned on: dev, holdout and dev2; 'fresh' is kept unseen)",
+        help="which part of the breadth set ('all': the parts tuned on, dev, holdout and dev2; 'fresh' is kept unseen)",
     )
     s.set_defaults(func=cmd_eval)
     s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get, or lint one (offline)")
