@@ -20,6 +20,8 @@ def _index() -> list[tuple[re.Pattern[str], str]]:
             if re.search(r"[\u4e00-\u9fff]", word):
                 pattern = re.compile(re.escape(word))
             else:
+                if re.search(r"[^s]s$", word):  # a word given in the plural ("pages") asks in the singular too
+                    word = word[:-1]
                 body = re.escape(word).replace(r"\ ", r"[\s-]+")
                 pattern = re.compile(rf"(?<![a-z]){body}(s|es)?(?![a-z])", re.IGNORECASE)
             pairs.append((pattern, name))
