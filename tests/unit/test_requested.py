@@ -235,3 +235,10 @@ def test_a_ranking_needs_places_to_rank(text: str, expected: str) -> None:
 )
 def test_named_kinds_read_by_what_the_sentence_does(text: str, expected: str) -> None:
     assert classify(text).archetype == expected
+
+
+def test_a_field_word_in_the_plural_asks_in_the_singular_too() -> None:
+    from toolgen.knowledge.fields import requested_fields
+
+    assert "pages" in [f.name for f in requested_fields("a reading list with page numbers")]
+    assert "pages" in [f.name for f in requested_fields("a reading list with the pages")]
