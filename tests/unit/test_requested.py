@@ -68,7 +68,8 @@ def test_a_listed_thing_the_tool_already_has_is_not_added_twice() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("记账用的，每天花了多少钱记一下，月底看看钱都花哪儿了", ["day", "month"]),
+        ("记账用的，每天花了多少钱记一下，月底看看钱都花哪儿了", ["month"]),
+        ("我想记录每天晨跑", []),
         ("see my weekly average", ["week"]),
         ("how much did I spend this year", ["year"]),
         ("track my plants", []),

@@ -219,7 +219,6 @@ def list_name(text: str) -> str | None:
 
 
 _PERIODS = {
-    "day": re.compile(r"\b(daily|per day|a day|each day|every day|today)\b|每天|每日|一天|今天", re.I),
     "week": re.compile(
         r"\b(weekly|per week|a week|each week|every week|this week|week'?s)\b|每周|每个?星期|这周|本周|一周", re.I
     ),
@@ -235,7 +234,8 @@ _PERIODS = {
 
 
 def periods(text: str) -> list[str]:
-    """The periods a request wants figures for ("月底看看花了多少" -> month; "weekly average" -> week)."""
+    """The periods a request wants figures for ("月底看看花了多少" -> month; "weekly average" -> week). Days are not
+    read: "每天" says how often something happens, and every log already has its figures per day."""
     return [name for name, pattern in _PERIODS.items() if pattern.search(text)]
 
 
