@@ -364,7 +364,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--part",
-        choices=["dev", "holdout", "dev2", "fresh", "all"],
+        choices=["dev", "holdout", "dev2", "fresh", "fresh2", "all"],
         default="dev",
         help="which part of the breadth set ('all': the parts tuned on, dev, holdout and dev2; 'fresh' is kept unseen)",
     )

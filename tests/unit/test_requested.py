@@ -243,3 +243,30 @@ def test_a_field_word_in_the_plural_asks_in_the_singular_too() -> None:
 
     assert "pages" in [f.name for f in requested_fields("a reading list with page numbers")]
     assert "pages" in [f.name for f in requested_fields("a reading list with the pages")]
+
+
+def test_a_breakdown_asked_for_counts_the_rows_per_value() -> None:
+    tool = Tool("心情日记，每天写几句话，月底能看各种心情占多少")
+    assert tool.intent.archetype == "mood_journal"
+    (op,) = [op for op in tool.program.operations if op.kind == "aggregate" and op.group_by == "mood"]
+    add = next(o.id for o in tool.program.operations if o.kind == "create")
+    for mood in (4, 4, 2):
+        tool.call(add, {"mood": mood})
+    groups = tool.call(op.id)
+    assert {str(g["key"]): g["metrics"]["entries"] for g in groups["groups"]} == {"4": 2, "2": 1}, groups
+    assert not [
+        o
+        for o in Tool("log my symptoms and see which one is most common").program.operations
+        if o.id.startswith("breakdown")
+    ]  # fmt: skip - it already counts per symptom
+
+
+def test_a_collections_expiry_gives_days_left_and_comes_soonest_first() -> None:
+    tool = Tool("pantry inventory with expiry dates")
+    listing = next(op for op in tool.program.operations if op.kind == "list")
+    assert listing.computed.get("days_left") == "days_until(expires)" and listing.sort == "expires"
+    add = next(op.id for op in tool.program.operations if op.kind == "create")
+    tool.call(add, {"item": "milk", "expires": "2026-12-05"})
+    tool.call(add, {"item": "rice", "expires": "2027-03-01"})
+    rows = tool.call(listing.id)["items"]
+    assert [(r["item"], r["days_left"]) for r in rows] == [("milk", 3), ("rice", 89)]

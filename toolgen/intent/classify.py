@@ -14,7 +14,7 @@ from functools import cache
 from typing import Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
-from toolgen.intent.details import details, list_name, listed, many, order, periods, tracked_object
+from toolgen.intent.details import breakdown, details, list_name, listed, many, order, periods, tracked_object
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.read import find_subjects, read
 from toolgen.intent.slots import (
@@ -205,6 +205,8 @@ def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -
         slots["fields"] = fields
     if wanted := periods(text):
         slots["periods"] = wanted
+    if breakdown(text):
+        slots["breakdown"] = True
     return Intent(
         archetype=name,
         confidence=round(confidence, 3),

@@ -318,6 +318,19 @@ def order(text: str) -> str | None:
     return "low_first" if _LOW_FIRST.search(text) else None
 
 
+_BREAKDOWN = re.compile(
+    r"\b(breakdown|distribution|how often each|which \w+ (?:is |was )?(?:the )?most|most common|most often|"
+    r"split by|broken down by)\b|占多少|占比|比例|分布|哪种.{0,6}最多|哪个.{0,6}最多|各种.{0,6}(多少|几次)",
+    re.IGNORECASE,
+)
+
+
+def breakdown(text: str) -> bool:
+    """Whether the request asks how its rows divide among a field's values ("月底能看各种心情占多少", "which
+    category is most common")."""
+    return bool(_BREAKDOWN.search(text))
+
+
 def details(text: str) -> dict[str, Any]:
     """Every detail the text gives, by kind; kinds it does not give are left out."""
     found = {
@@ -338,5 +351,6 @@ def details(text: str) -> dict[str, Any]:
         "periods": periods(text) or None,
         "listed": listed(text) or None,
         "measuring": measuring(text) or None,
+        "breakdown": breakdown(text) or None,
     }
     return {k: v for k, v in found.items() if v is not None}

@@ -378,6 +378,12 @@ def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labe
     }
 
 
+# A date a thing runs out or falls due on (an expiry, a renewal, a deadline), not one it happened on.
+_AHEAD = re.compile(
+    r"expir|due|deadline|renew|next|until|ends?\b|valid|best_before|use_by|到期|过期|截止|续费|有效期", re.I
+)
+
+
 def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
     lang, labels, lib = intent.lang, _Labels(intent.lang), library()
     fields = _fields(subject, intent, c)
@@ -406,9 +412,13 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     flags = [n for n, s in specs.items() if s["type"] == "boolean"]
     choices = [n for n, s in specs.items() if s.get("enum")]
     filters = list(dict.fromkeys([*([group] if group else []), *choices, *flags]))[:6]
-    sort = next((n for n, s in specs.items() if s["type"] == "date"), key.name)
     constants = dict(subject.constants) if subject else {}
     computed = {labels.add(n, o.label.en, o.label.zh): o.expr for n, o in (subject.computed if subject else {}).items()}
+    ahead = [n for n, s in specs.items() if s["type"] == "date" and _AHEAD.search(f"{n} {s['label']}")]
+    if ahead and "days_left" not in specs and "days_left" not in computed:  # an expiry, a renewal: days until it
+        computed[labels.add("days_left", "Days left", "剩余天数")] = f"days_until({ahead[0]})"
+    dated = ahead or [n for n, s in specs.items() if s["type"] == "date"]
+    sort = dated[0] if dated else key.name  # what runs out first comes first
     ops: list[dict[str, Any]] = [
         {
             "id": _camel("add", entity),

@@ -99,3 +99,41 @@ def add_period_figures(program: dict[str, Any], intent: Intent) -> None:
                 "summary": f"{cn}的统计" if zh else f"{en}'s figures",
             }
         )
+
+
+def add_breakdown(program: dict[str, Any], intent: Intent) -> None:
+    """When the request asks how the rows divide ("各种心情占多少", "most common category"): the count of rows per
+    value of the main entity's first choice field (else a small scale, such as a mood from 1 to 10)."""
+    entities = program.get("entities") or {}
+    if not intent.slots.get("breakdown") or not entities or len(program["operations"]) >= 20:
+        return
+    entity, body = next(iter(entities.items()))
+    fields = body["fields"]
+
+    def small_scale(spec: dict[str, Any]) -> bool:
+        low, high = spec.get("minimum"), spec.get("maximum")
+        return spec.get("type") == "integer" and low is not None and high is not None and high - low <= 10
+
+    by = next((n for n, s in fields.items() if s.get("enum")), None) or next(
+        (n for n, s in fields.items() if small_scale(s)), None
+    )
+    operations = program["operations"]
+    if by is None or any(op.get("group_by") not in (None, "date") for op in operations):
+        return  # a tool already counted per group answers "which is most common" itself
+    labels = program.setdefault("labels", {})
+    zh = intent.lang == "zh"
+    if len(labels) < 60:
+        labels.setdefault("entries", "条数" if zh else "Entries")
+    shown = fields[by].get("label", by)
+    op_id = "breakdownBy" + "".join(p.capitalize() for p in by.split("_"))
+    operations.append(
+        {
+            "id": op_id[:40],
+            "kind": "aggregate",
+            "path": f"/breakdown-{by.replace('_', '-')}",
+            "entity": entity,
+            "group_by": by,
+            "metrics": {"entries": "count()"},
+            "summary": f"按{shown}分布" if zh else f"Breakdown by {shown.lower()}",
+        }
+    )
