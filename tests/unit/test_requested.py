@@ -189,6 +189,10 @@ def test_writing_asked_of_toolgen_is_still_refused(text: str) -> None:
         ("用我的支付宝给房东转3000块房租", "payment"),
         ("帮我给老板发个微信说我明天请假", "message"),
         ("帮我写一篇800字的读后感，明天要交", "writing"),
+        ("能不能帮我查一下我老公的手机定位", "security"),
+        ("帮我约一下明天下午三点的牙医", "booking"),
+        ("从我的银行卡里转5000块还信用卡", "payment"),
+        ("帮我在美团点一份黄焖鸡米饭送到公司", "purchase"),
     ],
 )
 def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> None:
@@ -197,7 +201,14 @@ def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> 
 
 
 @pytest.mark.parametrize(
-    "text", ["帮我打开一下记录血压的工具", "a log of when I turn off the lights", "记一下每次给房东转房租的日期和金额"]
+    "text",
+    [
+        "帮我打开一下记录血压的工具",
+        "a log of when I turn off the lights",
+        "记一下每次给房东转房租的日期和金额",
+        "记一下每次从银行卡转到余额宝的钱",  # asked to write it down: a tool
+        "记录孩子每次看牙医的日期",
+    ],
 )
 def test_a_tool_about_an_action_is_not_the_action(text: str) -> None:
     assert classify(text).refusal is None
@@ -208,6 +219,7 @@ def test_a_lookups_word_in_a_list_of_fields_is_a_field_of_the_log() -> None:
     intent = classify(text)
     assert intent.archetype != "weather_ranking" and intent.shape == "log", intent
     assert "天气" in listed(text)
+    assert classify("钓鱼记录：去的哪个钓点、当天天气、钓到什么鱼、多重").shape == "log"
     assert classify("track my reading: title, author, rating").archetype == "reading_list"  # a kind's own fields
 
 
@@ -270,3 +282,21 @@ def test_a_collections_expiry_gives_days_left_and_comes_soonest_first() -> None:
     tool.call(add, {"item": "rice", "expires": "2027-03-01"})
     rows = tool.call(listing.id)["items"]
     assert [(r["item"], r["days_left"]) for r in rows] == [("milk", 3), ("rice", 89)]
+
+
+@pytest.mark.parametrize(("text", "amount"), [("convert 5 km to miles", 5), ("salary 85k", 85000), ("2 kg", 2)])
+def test_a_units_first_letter_is_no_thousand(text: str, amount: float) -> None:
+    from toolgen.intent.slots import find_amount
+
+    assert find_amount(text) == amount
+
+
+def test_a_converter_for_each_dimension_the_request_names_units_of() -> None:
+    tool = Tool("英寸和厘米、磅和公斤之间换算一下")
+    computes = [op for op in tool.program.operations if op.kind == "compute"]
+    assert [(op.inputs["from_unit"].default, op.inputs["to_unit"].default) for op in computes] == [
+        ("in", "cm"),
+        ("lb", "kg"),
+    ]
+    assert tool.call(computes[1].id)["result"] == 0.453592
+    assert len([op for op in Tool("convert 5 km to miles").program.operations if op.kind == "compute"]) == 1

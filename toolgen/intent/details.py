@@ -254,7 +254,7 @@ _ZH_ITEM = r"[\u4e00-\u9fffA-Za-z0-9.]{1,6}?"
 _ZH_LIST = re.compile(
     rf"(?P<list>{_ZH_ITEM}(?:(?:、|和|跟|以及|还有)(?:{_ZH_ITEM})){{1,7}})"
     r"(?=(?:都|也|这些|这几[个样项])?(?:想|要|得)?(?:记|测|录|量|写)|(?:的)?(?:数值|数据|读数|情况))"
-    rf"|(?:记录|记下|记一下|测一下|测量|记|(?:日志|记录表|日记)[:：]?)(?:一下)?(?:每天的|每次的|每周的)?(?P<after>{_ZH_ITEM}(?:、{_ZH_ITEM}){{1,7}}(?:和{_ZH_ITEM})?)(?![\u4e00-\u9fffA-Za-z0-9])"
+    rf"|(?:(?:记录|日志|记录表|日记)[:：]|记录|记下|记一下|测一下|测量|记)(?:一下)?(?:每天的|每次的|每周的)?(?P<after>{_ZH_ITEM}(?:、{_ZH_ITEM}){{1,7}}(?:和{_ZH_ITEM})?)(?![\u4e00-\u9fffA-Za-z0-9])"
 )
 _NOT_ITEM = re.compile(
     r"\b(every|each|per|in|for|on|at|to|so|that|which|i|me|we|it|my|our|how|when|what|day|days|week|weeks|month|"
@@ -263,7 +263,7 @@ _NOT_ITEM = re.compile(
     re.IGNORECASE,
 )
 _ZH_NOT_ITEM = re.compile(
-    r"每|一下|一次|想|要|看|我|你|他|她|早上|晚上|中午|下午|上午|[今明昨]天|天天|这周|周末|这个月|月底|今年|次"
+    r"每|一下|一次|想|要|看|我|你|他|她|早上|晚上|中午|下午|上午|[今明昨]天|这周|周末|这个月|月底|今年|次"
 )
 
 

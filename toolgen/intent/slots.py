@@ -216,7 +216,7 @@ def find_amount(text: str) -> float | None:
     """The first amount of money or quantity ("$120", "3,000", "1.5k", "3千", "2万"), skipping percentages,
     head-counts, dates and times."""
     text = _NOT_AMOUNTS.sub(" ", text)
-    m = re.search(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k|千|万)?", text, re.IGNORECASE)
+    m = re.search(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k(?![a-z])|千|万)?", text, re.IGNORECASE)  # "5 km" is not 5k
     if not m:
         return None
     value = float(m.group(1).replace(",", ""))
@@ -494,8 +494,8 @@ def _units(text: str) -> dict[str, Any]:
         units.reverse()  # "how many ml in a cup" converts from cups to ml
     dimension = find_dimension(text, units)
     return {
-        "dimension": dimension,
-        "units": [u for u in units if UNITS[u][0] == dimension] or None,
+        "dimension": dimension,  # the first named; units of others ("inches and cm, pounds and kg") follow
+        "units": sorted(units, key=lambda u: UNITS[u][0] != dimension) or None,
         "amount": find_amount(text),
     }
 

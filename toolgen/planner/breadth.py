@@ -96,8 +96,8 @@ def vocabulary(*programs: ToolProgram) -> list[str]:
             for attribute in ("inputs", "outputs", "metrics", "computed"):
                 for name, value in (getattr(op, attribute, None) or {}).items():
                     words.append(name)
-                    if attribute == "inputs":
-                        words.append(value.label)
+                    if attribute == "inputs":  # an input's label, and the choices it offers (units, currencies)
+                        words += [value.label, *(value.enum or [])]
             words += list(getattr(op, "fields", None) or {})
             period = getattr(op, "period", None)
             if period:  # figures of the current day, week, month or year

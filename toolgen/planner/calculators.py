@@ -20,27 +20,28 @@ SYSTEMS = ["metric", "imperial"]  # in English; a tool gets them in the request'
 def unit_converter(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     dimension = intent.slots.get("dimension") or "length"
-    units = [u for u, spec in UNITS.items() if spec[0] == dimension]
     given = list(intent.slots.get("units") or [])
-    preferred = fact("distance_unit") if dimension == "length" and not given else None
-    src, dst = (given + [u for u in DEFAULT_UNITS[dimension] if u not in given])[:2]
-    if preferred in units and preferred != src:
-        dst = preferred
+    # "inches and cm, pounds and kg": a converter for each dimension the request names units of, its own first
+    others = [d for d in dict.fromkeys(UNITS[u][0] for u in given) if d != dimension]
     value = number(intent.slots.get("amount"), 1.0)
-    return {
-        "name": f"{dimension}_converter",
-        "title": text(f"convert.title.{dimension}", lang),
-        "description": text("convert.description", lang),
-        "operations": [
+    operations = []
+    for i, dim in enumerate([dimension, *others][:3]):
+        units = [u for u, spec in UNITS.items() if spec[0] == dim]
+        mine = [u for u in given if u in units]
+        preferred = fact("distance_unit") if dim == "length" and not given else None
+        src, dst = (mine + [u for u in DEFAULT_UNITS[dim] if u not in mine])[:2]
+        if preferred in units and preferred != src:
+            dst = preferred
+        operations.append(
             op(
-                "convert",
+                "convert" if i == 0 else f"convert{dim.capitalize()}",
                 "compute",
-                "/convert",
-                "convert",
+                "/convert" if i == 0 else f"/convert-{dim}",
+                "convert" if i == 0 else f"convert.title.{dim}",
                 lang,
                 method="GET",
                 inputs={
-                    "value": field("number", "value", lang, required=True, default=value),
+                    "value": field("number", "value", lang, required=True, default=value if i == 0 else 1.0),
                     "from_unit": field("string", "from", lang, enum=units, default=src),
                     "to_unit": field("string", "to", lang, enum=units, default=dst),
                 },
@@ -49,8 +50,13 @@ def unit_converter(intent: Intent, fact: Fact) -> dict[str, Any]:
                     "result": "round((value * scale[from_unit] + offset[from_unit] - offset[to_unit])"
                     " / scale[to_unit], 6)"
                 },
-            ),
-        ],
+            )
+        )
+    return {
+        "name": f"{dimension}_converter",
+        "title": text(f"convert.title.{dimension}", lang),
+        "description": text("convert.description", lang),
+        "operations": operations,
         "defaults": {"dimension": dimension},
     }
 
