@@ -300,3 +300,19 @@ def test_a_converter_for_each_dimension_the_request_names_units_of() -> None:
     ]
     assert tool.call(computes[1].id)["result"] == 0.453592
     assert len([op for op in Tool("convert 5 km to miles").program.operations if op.kind == "compute"]) == 1
+
+
+def test_a_log_of_two_subjects_the_request_names_has_the_fields_of_both() -> None:
+    tool = Tool("track my blood pressure and weight every morning")
+    assert tool.intent.subject == "blood_pressure" and tool.intent.slots["with_subjects"] == ["weight"]
+    assert {"systolic", "diastolic", "weight_kg"} <= set(tool.fields)
+    assert "blood_pressure" not in tool.fields  # the subject the list names is the tool, not a field of it
+    assert not tool.fields["weight_kg"].required  # offered, never demanded
+    alone = Tool("log my blood pressure readings morning and evening")
+    assert "weight_kg" not in alone.fields
+
+
+def test_words_of_a_question_in_a_request_for_a_tool_are_what_it_records() -> None:
+    intent = classify("board game collection: name, player count, play time, and log each play with who won")
+    assert intent.refusal is None and intent.archetype is not None
+    assert classify("who won the game last night").refusal == "out_of_scope"

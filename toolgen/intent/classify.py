@@ -16,7 +16,7 @@ from typing import Literal
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
 from toolgen.intent.details import breakdown, details, list_name, listed, many, order, periods, tracked_object
 from toolgen.intent.gazetteer import UNITS
-from toolgen.intent.read import find_subjects, read
+from toolgen.intent.read import asks_for_a_tool, find_subjects, read
 from toolgen.intent.slots import (
     extract,
     find_cities,
@@ -149,9 +149,9 @@ def classify(text: str) -> Intent:
     (top_name, top), (_, second) = ranked[0], ranked[1]
     confidence = 0.0 if top <= 0 else (1 - math.exp(-top / 2.0)) * top / (top + second)
     subject_score = reading.subject_score
-    if refusal > 0 and refusal >= max(
-        top, subject_score
-    ):  # asked for something no tool does ("tell me a joke"): say so
+    # asked for something no tool does ("tell me a joke", "who won"): say so; in a request for a tool such words
+    # are what it records ("log each play with who won")
+    if refusal > 0 and refusal >= max(top, subject_score) and not asks_for_a_tool(text):
         return Intent(archetype=None, confidence=0.0, lang=lang, candidates=[], refusal="out_of_scope")
     named = top >= MIN_SCORE and confidence >= MIN_CONFIDENCE
     # A subject of the named kind's own shape is its more specific reading when the request is about many ("my
@@ -237,6 +237,12 @@ def _composed(
 ) -> Intent:
     slots = details(text)
     slots["fields"] = [f.name for f in requested_fields(text)]
+    if subject and shape == "log":  # "喂奶的时间和毫升，还有换尿布": one log of both subjects
+        others = [
+            s.id for s, score, _ in find_subjects(text)[1:3] if s.shape == "log" and s.id != subject and score >= 2.5
+        ]
+        if others:
+            slots["with_subjects"] = others
     if shape == "lookup":  # the places it reads, and which end of the ranking the person asks about
         slots.update(cities=find_cities(text), unresolved_places=place_like(text), order=order(text))
     confidence = (1 - math.exp(-score / 2.0)) * score / (score + rival) if score > 0 else 0.0

@@ -92,6 +92,12 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
             own.append(f.model_copy(update={"required": False}))  # asked for, so offered; never demanded
             names.add(f.name)
             composition.inferred.append(f.name)
+    for other in intent.slots.get("with_subjects", []):  # another subject the request names: its fields, offered
+        for f in lib.fields_of(lib.subjects[other]) if other in lib.subjects else []:
+            if not duplicates(f, names) and f.name not in RESERVED and len(own) < 16:
+                own.append(f.model_copy(update={"required": False}))
+                names.add(f.name)
+                composition.inferred.append(f.name)
     for f in _listed(intent, own):
         if f.name not in names and f.name not in RESERVED and len(own) < 20:
             own.append(f)
@@ -111,6 +117,10 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request lists that no field of the tool is already ("pH, ammonia and nitrite"):
     numbers in a log whose request speaks of measuring, else words."""
     names = [w.lower() for f in own for w in (f.name.replace("_", " "), f.label.en, f.label.zh, *f.words)]
+    subjects = library().subjects  # a subject the list names ("blood pressure and weight") is the tool, not a field
+    for sid in [intent.subject, *intent.slots.get("with_subjects", [])]:
+        if sid in subjects:
+            names += [w.lower() for w in (*subjects[sid].en, *subjects[sid].zh)]
     tokens = {_stem(t) for n in names for t in re.findall(r"[a-z]{3,}", n)}
     fields = []
     numeric = intent.shape == "log" and bool(intent.slots.get("measuring"))
