@@ -316,3 +316,17 @@ def test_words_of_a_question_in_a_request_for_a_tool_are_what_it_records() -> No
     intent = classify("board game collection: name, player count, play time, and log each play with who won")
     assert intent.refusal is None and intent.archetype is not None
     assert classify("who won the game last night").refusal == "out_of_scope"
+
+
+def test_a_goal_over_everything_and_a_reading_to_reach() -> None:
+    hours = Tool("need 40 volunteer hours for NHS by May. log each time I volunteer")
+    goal = hours.program.operation("goal")
+    assert goal.period is None and goal.constants["goal"] == 40  # over every row, not per day
+    weight = Tool("我家柯基在减肥，每周六称一次体重，目标11公斤，想看看曲线")
+    add = next(op.id for op in weight.program.operations if op.kind == "create")
+    field = next(n for n, s in weight.fields.items() if s.type == "number")
+    weight.call(add, {field: 12.4})
+    assert weight.call("goal")["metrics"] == {"latest": 12.4, "goal": 11.0, "to_goal": 1.4}
+    assert "离目标还差" in weight.program.labels["to_goal"]
+    daily = Tool("log my reading minutes, goal 30 a day").program.operation("goal")
+    assert daily.period == "day"

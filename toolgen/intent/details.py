@@ -178,9 +178,20 @@ def amounts(text: str) -> list[float]:
 
 _GOAL = re.compile(
     r"(?:goal|target|aim|limit|budget)\D{0,12}?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:[a-z]+\s){0,2}(?:goal|target)\b"
-    r"|(?:目标|指标)\D{0,4}?(\d+(?:\.\d+)?)",
+    r"|\bneed (\d+(?:\.\d+)?)\s*(?:[a-z]+\s){0,2}(?:hours|minutes|miles|km|points|pages|books|days|sessions)\b"
+    r"|(?:目标|指标|攒够|凑够|达到)\D{0,4}?(\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )
+_CUMULATIVE = re.compile(
+    r"\b(in total|a total of|altogether|cumulative|lifetime|so far|by (?:the end of )?(?:jan|feb|mar|apr|may|jun|jul|"
+    r"aug|sep|oct|nov|dec)[a-z]*|by the end|before (?:the )?(?:deadline|end))\b|累计|一共|总共|总计|攒够|凑够|截止",
+    re.IGNORECASE,
+)
+
+
+def cumulative(text: str) -> bool:
+    """Whether the request's goal is over everything it records, not per day ("40 hours by May", "累计十万")."""
+    return bool(_CUMULATIVE.search(text))
 
 
 def goal_value(text: str) -> float | None:
@@ -348,6 +359,7 @@ def details(text: str) -> dict[str, Any]:
         "per": per(text),
         "object": tracked_object(text),
         "goal_value": goal_value(text),
+        "cumulative": cumulative(text) or None,
         "periods": periods(text) or None,
         "listed": listed(text) or None,
         "measuring": measuring(text) or None,

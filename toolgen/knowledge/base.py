@@ -109,9 +109,9 @@ class Goal(Strict):
     """A target a log's rows add up to, per period: 150 minutes a week, 8 hours a night."""
 
     field: str = Field(pattern=NAME)
-    period: Literal["day", "week", "month"] = "week"
+    period: Literal["day", "week", "month", "all"] = Field(default="week", description="all: over every row")
     value: float = Field(gt=0)
-    how: Literal["sum", "avg"] = "sum"
+    how: Literal["sum", "avg", "last"] = Field(default="sum", description="last: the latest reading (a weight)")
 
 
 # The public APIs a composed lookup reads (each also in the runtime's registry, toolgen/runtime/fetch.py), by the

@@ -362,28 +362,38 @@ def _goal(subject: Subject | None, intent: Intent, numeric: list[FieldDef]) -> t
         return by_name[g.field], g.period, float(wanted or g.value), g.how
     if wanted and numeric:
         summed = [f for f in numeric if f.sum]
-        if summed:
-            return summed[0], "day", float(wanted), "sum"
+        if summed:  # a total to reach: per day, or over everything when the request says so ("by May", "累计")
+            return summed[0], "all" if intent.slots.get("cumulative") else "day", float(wanted), "sum"
+        return numeric[0], "all", float(wanted), "last"  # a reading to reach: "目标11公斤"
     return None
 
 
 def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labels: _Labels) -> dict[str, Any]:
     lang, label = labels.lang, f.display(labels.lang)
     done = f"{how}({f.name})"
-    when = {"day": ("Today", "今天"), "week": ("This week", "本周"), "month": ("This month", "本月")}[period]
+    when = {"day": ("Today", "今天"), "week": ("This week", "本周"), "month": ("This month", "本月"),
+            "all": ("So far", "累计") if how != "last" else ("Latest", "最新")}[period]  # fmt: skip
+    if how == "last":  # a reading to reach (a weight): how far the latest one is from it, either way
+        metrics = {
+            labels.add("latest", f"Latest {label.lower()}", f"最新{label}"): f"last({f.name})",
+            labels.add("goal", "Goal", "目标"): "goal",
+            labels.add("to_goal", "Difference from goal", "离目标还差"): f"round(abs(last({f.name}) - goal), 2)",
+        }
+    else:
+        metrics = {
+            labels.add("so_far", f"{when[0]}: {label.lower()}", f"{when[1]}{label}"): f"round({done}, 2)",
+            labels.add("goal", "Goal", "目标"): "goal",
+            labels.add("remaining", "Still to go", "还差"): f"round(max(goal - {done}, 0), 2)",
+            labels.add("reached", "Goal reached", "已达标"): f"{done} >= goal",
+        }
     return {
         "id": "goal",
         "kind": "aggregate",
         "path": "/goal",
         "entity": entity,
-        "period": period,
+        **({"period": period} if period != "all" else {}),
         "constants": {"goal": value},
-        "metrics": {
-            labels.add("so_far", f"{when[0]}: {label.lower()}", f"{when[1]}{label}"): f"round({done}, 2)",
-            labels.add("goal", "Goal", "目标"): "goal",
-            labels.add("remaining", "Still to go", "还差"): f"round(max(goal - {done}, 0), 2)",
-            labels.add("reached", "Goal reached", "已达标"): f"{done} >= goal",
-        },
+        "metrics": metrics,
         "summary": _say(lang, f"{when[0]} against your goal", f"{when[1]}与目标对比"),
     }
 
