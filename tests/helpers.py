@@ -67,6 +67,8 @@ COMPOSED_PROMPTS = {
     "fuel_log": "记录每次加油的里程和油量",
     "air_quality": "家里孩子有哮喘，想每天看一下北京、天津、石家庄的空气质量指数，哪个最差",
     "rain_forecast": "Will I need an umbrella in Chicago this week? Show the chance of rain each day",
+    # many widgets at once (more than the tool's 5 concurrent calls): the page must queue, not show "Rate Exceeded"
+    "diapers": "宝宝刚出生，记录每次喂奶的时间、喝了多少毫升，还有换尿布，看看每周和每个月的统计，哪种喂法最多",
 }
 
 ARCHETYPE_PROMPTS = {

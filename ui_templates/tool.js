@@ -57,6 +57,35 @@
     }
   }
 
+  // A tool answers at most 5 calls at once (its concurrency): the page keeps 3 in flight and waits for the rest,
+  // and a call the platform throttled (429, never run) is tried again after a pause.
+  const IN_FLIGHT = 3;
+  let inFlight = 0;
+  const waiting = [];
+  async function slot() {
+    if (inFlight >= IN_FLIGHT) await new Promise((resolve) => waiting.push(resolve));
+    inFlight += 1;
+  }
+  function release() {
+    inFlight -= 1;
+    const next = waiting.shift();
+    if (next) next();
+  }
+
+  async function send(url, init) {
+    for (let attempt = 0; ; attempt += 1) {
+      await slot();
+      let res;
+      try {
+        res = await fetch(url, init);
+      } finally {
+        release();
+      }
+      if (res.status !== 429 || attempt >= 3) return res;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+
   async function call(method, path, body, query) {
     // An empty tool_url: the page is served by the tool itself (an exported bundle), so it calls its own origin.
     const url = new URL((config.tool_url || location.origin).replace(/\/$/, "") + path);
@@ -68,7 +97,7 @@
     }
     let res;
     try {
-      res = await fetch(url, init);
+      res = await send(url, init);
     } catch (err) {
       throw new ApiError(L.unreachable);
     }
