@@ -1,8 +1,9 @@
-"""What a request asks for beyond its recipe: fields it names and periods it wants figures for.
+"""What a request asks for beyond its recipe: fields it names, periods it wants figures for, and a breakdown.
 
 A recipe (a named kind's builder, or the composer's shape) is a start, not a limit: "a reading list with the page
-I'm on" adds the page to the reading list, and "记账……月底看看总共花了多少" gives the budget tracker this month's
-totals. Both steps work on any planned program, so every kind of tool gets them alike.
+I'm on" adds the page to the reading list, "记账……月底看看总共花了多少" gives the budget tracker this month's
+totals, and "月底能看各种心情占多少" the mood journal a count per mood. Each step works on any planned program, so
+every kind of tool gets them alike.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from toolgen.knowledge.fields import duplicates
 from toolgen.models import Intent
 from toolgen.planner.compose import field_spec
 
-PERIOD_NAMES = {
-    "day": ("today", "Today", "今天"),
+PERIOD_NAMES = {  # the periods toolgen/intent/details.py reads ("每天" says how often, so days are not one)
     "week": ("thisWeek", "This week", "本周"),
     "month": ("thisMonth", "This month", "本月"),
     "year": ("thisYear", "This year", "今年"),
