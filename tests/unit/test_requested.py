@@ -330,3 +330,13 @@ def test_a_goal_over_everything_and_a_reading_to_reach() -> None:
     assert "离目标还差" in weight.program.labels["to_goal"]
     daily = Tool("log my reading minutes, goal 30 a day").program.operation("goal")
     assert daily.period == "day"
+
+
+def test_a_readings_change_counts_from_the_earliest_date_not_the_first_typed() -> None:
+    tool = Tool("track my weight every week")
+    add = next(op.id for op in tool.program.operations if op.kind == "create")
+    for date, kg in (("2026-11-30", 80), ("2026-11-01", 82), ("2026-12-01", 79.5)):  # a week typed in late
+        tool.call(add, {"date": date, "weight_kg": kg})
+    figures = tool.call("stats")["metrics"]
+    assert figures["change_weight_kg"] == -2.5 and figures["max_weight_kg"] == 82
+    assert "变化" in Tool("每周记一下体重").program.labels["change_weight_kg"]

@@ -179,10 +179,11 @@ def _entity(subject: Subject | None, intent: Intent, default: Words) -> tuple[st
 
 
 def _figures(fields: list[FieldDef], labels: _Labels) -> dict[str, str]:
-    """Per numeric field: the total when totals mean something, else the average, lowest and highest."""
+    """Per numeric field: the total when totals mean something, else the average, lowest and highest (and for the
+    first three, the change since the first reading); at most 19 figures, so an operation's entries fit too."""
     metrics: dict[str, str] = {}
     zh = labels.lang == "zh"
-    for f in _numeric(fields)[:5]:
+    for i, f in enumerate(_numeric(fields)[:5]):
         label = f.display(labels.lang)
         if f.sum:
             metrics[labels.add(f"total_{f.name}"[:40], f"Total {label.lower()}", f"{label}合计")] = (
@@ -194,6 +195,9 @@ def _figures(fields: list[FieldDef], labels: _Labels) -> dict[str, str]:
         if not f.sum:
             metrics[labels.add(f"min_{f.name}"[:40], f"Lowest {label.lower()}", f"最低{label}")] = f"min({f.name})"
             metrics[labels.add(f"max_{f.name}"[:40], f"Highest {label.lower()}", f"最高{label}")] = f"max({f.name})"
+            if i < 3:  # since the first reading: grown, lost, improved
+                change = labels.add(f"change_{f.name}"[:40], f"Change in {label.lower()}", f"{label}变化")
+                metrics[change] = f"round(last({f.name}) - first({f.name}), 2)"
     del zh
     return metrics
 

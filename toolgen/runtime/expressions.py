@@ -70,6 +70,11 @@ def _max(*args: Any) -> Any:
     return max(values) if values else None
 
 
+def _first(column: Sequence[Any] = ()) -> Any:
+    values = _values(column)
+    return values[0] if values else None
+
+
 def _last(column: Sequence[Any] = ()) -> Any:
     values = _values(column)
     return values[-1] if values else None
@@ -227,6 +232,7 @@ def aggregate(
         "avg": _avg,
         "min": _min,
         "max": _max,
+        "first": _first,
         "last": _last,
         "round": _round,
         "abs": abs,

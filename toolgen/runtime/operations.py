@@ -88,6 +88,8 @@ def aggregate(
     items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
     if op.period:
         items = [r for r in items if _in_period(r.get(op.period_field), op.period, today)]
+    if "date" in entity.fields:  # oldest first by the day a row is about, so first() and last() mean it
+        items.sort(key=lambda r: str(r.get("date") or ""))
     columns = [*entity.fields, "id", "created_at", "updated_at"]
 
     def figures(group: list[dict[str, Any]]) -> dict[str, Any]:
