@@ -133,8 +133,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         _print_tool(job, client)
     elif job["status"] == "needs_clarification":
         print(f"needs clarification: {job['question']}")
-        for number, candidate in enumerate(job.get("candidates") or [], 1):
-            print(f"  {number}. {candidate['title']}: {', '.join(candidate['fields'])}")
+        _print_candidates(job)
         if job.get("candidates"):
             print(f"answer with: toolgen answer {job_id}   (or --choice {job['candidates'][0]['choice']})")
     else:
@@ -146,12 +145,16 @@ def _print_tool(job: dict[str, Any], client: Client) -> None:
     print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
 
 
+def _print_candidates(job: dict[str, Any]) -> None:
+    for number, candidate in enumerate(job.get("candidates") or [], 1):
+        print(f"  {number}. {candidate['title']}: {', '.join(candidate['fields'])}")
+
+
 def _offer(job: dict[str, Any]) -> str | None:
     """Ask at the terminal which candidate to build; None to stop."""
     print(job["question"])
     candidates = job["candidates"]
-    for number, candidate in enumerate(candidates, 1):
-        print(f"  {number}. {candidate['title']}: {', '.join(candidate['fields'])}")
+    _print_candidates(job)
     answer = input(f"build which? [Enter: 1, 1-{len(candidates)}, q: none] ").strip().lower()
     if answer in ("q", "n", "no"):
         return None
