@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -63,8 +64,10 @@ def _plurals(word: str) -> list[str]:
 
 
 @cache
-def _index() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str]]:
-    """One alternation for every English word of every subject (with plurals), one for the Chinese words."""
+def _index() -> tuple[dict[str, str], dict[str, str], int]:
+    """Every English word of every subject (with plurals, spaced) and every Chinese word, to their subjects, and the
+    longest Chinese word's length. Looked up, not compiled into one alternation: a regular expression of 12,000
+    words took most of a second to compile on a cold start."""
     en: dict[str, str] = {}
     zh: dict[str, str] = {}
     for subject in library().subjects.values():
@@ -76,14 +79,54 @@ def _index() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str
         for word in subject.zh:
             if word.lower() not in latin:
                 zh.setdefault(word, subject.id)
+    return en, zh, max(map(len, zh), default=0)
 
-    def alternation(words: list[str]) -> str:
-        ordered = sorted(words, key=len, reverse=True)
-        return "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in ordered)
 
-    en_pattern = re.compile(rf"(?<![a-z0-9])(?:{alternation(list(en))})(?![a-z0-9])", re.IGNORECASE)
-    zh_pattern = re.compile(alternation(list(zh)))
-    return en_pattern, en, zh_pattern, zh
+_ALNUM = re.compile(r"[a-z0-9]")
+_WORD_CHAR = re.compile(r"[a-z0-9%'+./:]")
+_MAX_EN = 80  # characters: longer than any subject's English words
+
+
+def _english_words(text: str, en: dict[str, str]) -> Iterator[str]:
+    """The subject words in ``text``, each the longest one starting at a word boundary, left to right without
+    overlaps (what a longest-first alternation between word boundaries finds), spaces and hyphens as one space."""
+    lower, i, n = text.lower(), 0, len(text)
+    while i < n:
+        if not _ALNUM.match(lower, i) or (i and _ALNUM.match(lower, i - 1)):
+            i += 1
+            continue
+        best, built, j = None, "", i
+        while j < n and j - i < _MAX_EN:
+            ch = lower[j]
+            if _WORD_CHAR.match(ch):
+                built += ch
+                j += 1
+                if (j == n or not _ALNUM.match(lower, j)) and built in en:
+                    best = (built, j)
+            elif ch in " \t\n-" and built and not built.endswith(" "):
+                while j < n and lower[j] in " \t\n-":
+                    j += 1
+                built += " "
+            else:
+                break
+        if best is None:
+            i += 1
+            continue
+        yield best[0]
+        i = best[1]
+
+
+def _chinese_words(text: str, zh: dict[str, str], longest: int) -> Iterator[str]:
+    """The Chinese subject words in ``text``, the longest at each place, left to right without overlaps."""
+    i, n = 0, len(text)
+    while i < n:
+        for size in range(min(longest, n - i), 0, -1):
+            if text[i : i + size] in zh:
+                yield text[i : i + size]
+                i += size
+                break
+        else:
+            i += 1
 
 
 PATTERN_SCORE = 2.75
@@ -103,22 +146,15 @@ def _word_score(word: str) -> float:
 
 def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
     """(subject, score, matched words) for each subject the text names, best first."""
-    en_pattern, en, zh_pattern, zh = _index()
+    en, zh, longest = _index()
     subjects = library().subjects
     found: dict[str, tuple[float, str]] = {}
-    for m in en_pattern.finditer(text):
-        word = re.sub(r"[\s-]+", " ", m.group(0).lower())
-        subject_id = en.get(word)
-        if subject_id is None:
-            continue
+    for word, subject_id in [(w, en[w]) for w in _english_words(text, en)] + [
+        (w, zh[w]) for w in _chinese_words(text, zh, longest)
+    ]:
         score = _word_score(word) + subjects[subject_id].weight
         if score > found.get(subject_id, (0.0, ""))[0]:
             found[subject_id] = (score, word)
-    for m in zh_pattern.finditer(text):
-        subject_id = zh[m.group(0)]
-        score = _word_score(m.group(0)) + subjects[subject_id].weight
-        if score > found.get(subject_id, (0.0, ""))[0]:
-            found[subject_id] = (score, m.group(0))
     for subject_id, pattern in _patterns():  # a kind of sentence that names it: less sure than its own words
         hit = pattern.search(text)
         if hit and found.get(subject_id, (0.0, ""))[0] < PATTERN_SCORE:
