@@ -13,26 +13,35 @@ from toolgen.knowledge.base import FieldDef, library
 
 
 @cache
-def _index() -> list[tuple[re.Pattern[str], str]]:
-    pairs: list[tuple[re.Pattern[str], str]] = []
+def _index() -> list[tuple[str, str, str]]:
+    """(a piece of the word the text must hold, the word's pattern, the field) for every field word. Patterns are
+    compiled only for words whose first piece a request holds: compiling all 1,500 took 0.2 s of a cold start."""
+    entries: list[tuple[str, str, str]] = []
     for name, f in library().fields.items():
         for word in f.words:
             if re.search(r"[\u4e00-\u9fff]", word):
-                pattern = re.compile(re.escape(word))
-            else:
-                if re.search(r"[^s]s$", word):  # a word given in the plural ("pages") asks in the singular too
-                    word = word[:-1]
-                body = re.escape(word).replace(r"\ ", r"[\s-]+")
-                pattern = re.compile(rf"(?<![a-z]){body}(s|es)?(?![a-z])", re.IGNORECASE)
-            pairs.append((pattern, name))
-    return pairs
+                entries.append((word, re.escape(word), name))
+                continue
+            if re.search(r"[^s]s$", word):  # a word given in the plural ("pages") asks in the singular too
+                word = word[:-1]
+            body = re.escape(word).replace(r"\ ", r"[\s-]+")
+            entries.append((word.lower().split(" ")[0], rf"(?i)(?<![a-z]){body}(s|es)?(?![a-z])", name))
+    return entries
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def requested_fields(text: str) -> list[FieldDef]:
     """Library fields the text asks for, in the order it names them, each once."""
     hits: list[tuple[int, str]] = []
-    for pattern, name in _index():
-        m = pattern.search(text)
+    lower = text.lower()
+    for probe, pattern, name in _index():
+        if probe not in lower:
+            continue
+        m = _compiled(pattern).search(text)
         if m:
             hits.append((m.start(), name))
     fields = library().fields
