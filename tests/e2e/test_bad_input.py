@@ -74,3 +74,19 @@ def test_bad_tool_input_is_422_with_each_problem(server, alices_tool):
 def test_oversized_body_is_refused_before_any_function_runs(server):
     reply = http("POST", f"{server.url}/v1/tools", token=server.token("alice"), raw=b"x" * (6 * 1024 * 1024 + 1))
     assert reply.status == 413
+
+
+@pytest.mark.parametrize("length", [":", "-1", "abc", "1"])
+def test_a_content_length_that_is_not_the_bodys_is_a_400_not_a_hang(server, length):
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(server.url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=10)
+    connection.putrequest("GET", "/v1/health")
+    connection.putheader("Content-Length", length)  # "1" with no body: shorter than it says
+    connection.endheaders()
+    reply = connection.getresponse()
+    assert reply.status == 400
+    assert b"bad_request" in reply.read()
+    connection.close()

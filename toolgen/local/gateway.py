@@ -156,6 +156,9 @@ def cors_headers(config: dict[str, Any], request: Any) -> _Cors:
     return _Cors(preflight, simple)
 
 
+BODY_TIMEOUT_S = 2.0
+
+
 class _Handler(BaseHTTPRequestHandler):
     owner: Gateway
     protocol_version = "HTTP/1.1"
@@ -165,7 +168,12 @@ class _Handler(BaseHTTPRequestHandler):
         logger.debug("%s %s", self.address_string(), format % args)
 
     def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
+        declared = (self.headers.get("Content-Length") or "0").strip()
+        if not declared.isdigit():  # "-1", ":": no body can be read by it; say so rather than hang or drop
+            self.close_connection = True
+            self._send(*_json(400, {"code": "bad_request", "message": "Content-Length is not a length"}))
+            return
+        length = int(declared)
         if length > MAX_PAYLOAD:
             # Read (and drop) a body up to a bound, so the client is listening when the 413 arrives.
             remaining = min(length, MAX_DRAIN)
@@ -174,7 +182,21 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(*_json(413, {"code": "payload_too_large", "message": "the request body is over 6 MB"}))
             return
-        body = self.rfile.read(length) if length else b""
+        body = b""
+        if length:
+            self.connection.settimeout(BODY_TIMEOUT_S)  # a body shorter than its Content-Length never ends
+            try:
+                body = self.rfile.read(length)
+            except TimeoutError:
+                body = b""
+            finally:
+                self.connection.settimeout(None)
+            if len(body) < length:
+                self.close_connection = True
+                self._send(
+                    *_json(400, {"code": "bad_request", "message": "the body is shorter than its Content-Length"})
+                )
+                return
         parts = urlsplit(self.path)
         path = unquote(parts.path) or "/"
         headers = list(self.headers.items())
