@@ -367,7 +367,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--part",
-        choices=["dev", "holdout", "dev2", "fresh", "fresh2", "all"],
+        choices=["dev", "holdout", "dev2", "fresh", "fresh2", "fresh3", "all"],
         default="dev",
         help="which part of the breadth set ('all': the parts tuned on, dev, holdout and dev2; 'fresh' is kept unseen)",
     )

@@ -22,8 +22,9 @@ MAX_EXPR = 300
 DATE_SENTINEL = re.compile(r"\$today|\$next:(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
 # Names an expression may call; the runtime binds exactly these (toolgen/runtime/expressions.py).
 AGGREGATE_FUNCTIONS = frozenset(
-    {"sum", "avg", "min", "max", "count", "count_where", "streak", "first", "last", "round", "abs", "pick", "settle"}
-)
+    {"sum", "avg", "min", "max", "count", "count_where", "streak", "first", "last", "round", "abs", "pick", "settle",
+     "days_since"}
+)  # fmt: skip
 ROW_FUNCTIONS = frozenset(
     {
         "round",

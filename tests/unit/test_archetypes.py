@@ -67,8 +67,9 @@ def test_habit_tracker_counts_streaks_per_habit():
         habits.call("checkIn", {"habit": "meditate", "date": day})
     habits.call("checkIn", {"habit": "floss", "date": "2026-11-28"})
     groups = {g["key"]: g["metrics"] for g in habits.call("habitStreaks")["groups"]}
-    assert groups["meditate"] == {"days": 3, "current_streak": 3, "last_day": "2026-12-02"}
+    assert groups["meditate"] == {"days": 3, "current_streak": 3, "last_day": "2026-12-02", "completion_pct": 100}
     assert groups["floss"]["current_streak"] == 0
+    assert groups["floss"]["completion_pct"] == 20  # one day of the five since its first check-in
     assert [r["habit"] for r in habits.call("listCheckins", habit="floss")["items"]] == ["floss"]
 
 
@@ -213,6 +214,9 @@ def test_tip_calculator_uses_the_requested_percent_and_split():
 
 def test_bmi_calculator_in_both_unit_systems():
     bmi = Tool("calculate my BMI")
-    assert bmi.call("bmi", weight=70, height=175) == {"bmi": 22.9, "category": "normal"}
-    assert bmi.call("bmi", weight=200, height=70, system="imperial") == {"bmi": 28.7, "category": "overweight"}
-    assert Tool("帮我算一下体重指数").call("bmi", weight=95, height=170) == {"bmi": 32.9, "category": "肥胖"}
+    healthy = {"healthy_weight_min": 56.7, "healthy_weight_max": 76.3}  # BMI 18.5 to 24.9 at 1.75 m
+    assert bmi.call("bmi", weight=70, height=175) == {"bmi": 22.9, "category": "normal", **healthy}
+    imperial = bmi.call("bmi", weight=200, height=70, system="imperial")
+    assert imperial == {"bmi": 28.7, "category": "overweight", "healthy_weight_min": 128.9, "healthy_weight_max": 173.6}
+    zh = Tool("帮我算一下体重指数").call("bmi", weight=95, height=170)
+    assert zh == {"bmi": 32.9, "category": "肥胖", "healthy_weight_min": 53.5, "healthy_weight_max": 72.0}

@@ -193,6 +193,9 @@ def test_writing_asked_of_toolgen_is_still_refused(text: str) -> None:
         ("帮我约一下明天下午三点的牙医", "booking"),
         ("从我的银行卡里转5000块还信用卡", "payment"),
         ("帮我在美团点一份黄焖鸡米饭送到公司", "purchase"),
+        ("把客厅的扫地机器人打开，扫一下卧室", "device"),  # a device named with more words than its stem
+        ("turn on the robot vacuum in the kitchen", "device"),
+        ("I want to read my brother's texts without him knowing", "security"),  # covert: whoever, whatever
     ],
 )
 def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> None:
@@ -208,6 +211,8 @@ def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> 
         "记一下每次给房东转房租的日期和金额",
         "记一下每次从银行卡转到余额宝的钱",  # asked to write it down: a tool
         "记录孩子每次看牙医的日期",
+        "记录扫地机器人每次扫了多久",
+        "track my own location history on runs",
     ],
 )
 def test_a_tool_about_an_action_is_not_the_action(text: str) -> None:

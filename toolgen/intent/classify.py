@@ -14,6 +14,7 @@ from functools import cache
 from typing import Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
+from toolgen.intent.asked import asked
 from toolgen.intent.details import breakdown, details, list_name, listed, many, order, periods, tracked_object
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.read import asks_for_a_tool, find_subjects, read
@@ -120,6 +121,11 @@ def scores(text: str) -> dict[str, float]:
     return result
 
 
+_EACH_TIME = re.compile(
+    r"\b(?:daily|every (?:day|time|week)|each (?:day|time)|log|diary|journal)\b|每天|每次|每周|日记|日志|打卡", re.I
+)
+
+
 def _fields_unsaid(text: str) -> str:
     """The text without a list of three or more things it asks to record ("钓鱼日志：钓点、天气、用的什么饵": the
     weather is a field of a fishing log, not a weather ranking)."""
@@ -185,6 +191,10 @@ def classify(text: str) -> Intent:
     shape = reading.shape
     if shape in GUESSABLE and tracked_object(text) and top < MIN_SCORE:  # no named kind in contention: guess
         return _composed(text, lang, None, shape, reading.shape_scores[shape], top)
+    if shape is None and top < MIN_SCORE and (len(listed(text)) >= 3 or len(asked(text)) >= 2):
+        # no shape word, but it names what each row holds ("签证进度：几个国家、要什么材料、递交日期"): rows of those
+        guessed = "log" if _EACH_TIME.search(text) else "collection"
+        return _composed(text, lang, None, guessed, 2.0, top)
     candidates = [name for name, s in ranked[:3] if s >= 1.0]
     candidates += [subject.id for subject, _, _ in find_subjects(text)[:2]]
     if shape in GUESSABLE and len(candidates) < 4:
@@ -203,6 +213,8 @@ def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -
     fields = [f.name for f in requested_fields(text)]
     if fields:
         slots["fields"] = fields
+    if NAMED_SHAPES[name] in ("log", "collection") and (questions := asked(text)):
+        slots["asked"] = questions
     if wanted := periods(text):
         slots["periods"] = wanted
     if breakdown(text):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolgen.intent.asked import asked
 from toolgen.intent.slots import (
     _zh_number,
     find_amount,
@@ -362,6 +363,7 @@ def details(text: str) -> dict[str, Any]:
         "cumulative": cumulative(text) or None,
         "periods": periods(text) or None,
         "listed": listed(text) or None,
+        "asked": asked(text) or None,
         "measuring": measuring(text) or None,
         "breakdown": breakdown(text) or None,
     }

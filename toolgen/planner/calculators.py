@@ -123,6 +123,11 @@ def bmi_calculator(intent: Intent, fact: Fact) -> dict[str, Any]:
                     "else round(703 * weight / height ** 2, 1)",
                     "category": "label['under'] if bmi < 18.5 else label['normal'] if bmi < 25 "
                     "else label['over'] if bmi < 30 else label['obese']",
+                    # the weights at this height a BMI of 18.5 to 24.9 means, in the unit the weight was given in
+                    "healthy_weight_min": f"round(18.5 * (height / 100) ** 2, 1) if system == {metric} "
+                    "else round(18.5 * height ** 2 / 703, 1)",
+                    "healthy_weight_max": f"round(24.9 * (height / 100) ** 2, 1) if system == {metric} "
+                    "else round(24.9 * height ** 2 / 703, 1)",
                 },
             ),
         ],

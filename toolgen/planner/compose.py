@@ -98,6 +98,11 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
                 own.append(f.model_copy(update={"required": False}))
                 names.add(f.name)
                 composition.inferred.append(f.name)
+    for f in asked_fields(intent, own):
+        if f.name not in names and f.name not in RESERVED and len(own) < 20:
+            own.append(f)
+            names.add(f.name)
+            composition.inferred.append(f.name)
     for f in _listed(intent, own):
         if f.name not in names and f.name not in RESERVED and len(own) < 20:
             own.append(f)
@@ -113,6 +118,50 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+_QUESTION = re.compile(
+    r"多少|几|什么|啥|哪|有没有|是否|(.)没\1|还是|好不好|怎么样|多久|多重|多远|谁|\b(how|which|whether|what|who|where)\b"
+)
+_ASKED_TYPES = {"number": "number", "integer": "integer", "boolean": "boolean", "choice": "choice", "time": "time",
+                "date": "date", "string": "string", "text": "text"}  # fmt: skip
+
+
+def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
+    """A field for each thing the request asks about each entry ("有没有发票", "how many pages", "what I was doing",
+    toolgen/intent/asked.py) that the tool lacks: the library's field where the words are one of its, else one typed
+    by the question, labelled with the request's words."""
+    lib = library().fields
+    names = {f.name for f in own}
+    labels = {w for f in own for w in (f.label.en.lower(), f.label.zh)}
+    fields: list[FieldDef] = []
+    for k, item in enumerate(intent.slots.get("asked") or [], start=1):
+        known = lib.get(item.get("field") or "")
+        if known is not None:
+            if not duplicates(known, names | {f.name for f in fields}):
+                fields.append(known.model_copy(update={"required": False}))
+            continue
+        said = str(item["said"])
+        if said.lower() in labels or any(said in label or label in said for label in labels if len(label) >= 2):
+            continue
+        name = snake(item["name"]) if item.get("name") else f"asked_{k}"
+        if name in names or not name:
+            continue
+        kind = _ASKED_TYPES.get(str(item["type"]), "string")
+        label = Words(en=(said[:1].upper() + said[1:])[:80], zh=said[:80])
+        spec: dict[str, Any] = {"name": name, "type": kind, "label": label, "unit": item.get("unit")}
+        if kind in ("number", "integer"):
+            low, high = item.get("min"), item.get("max")
+            spec.update(min=0 if kind == "integer" else -1_000_000, max=1_000_000, sum=bool(item.get("sum")))
+            spec.update({k: v for k, v in (("min", low), ("max", high)) if v is not None})
+        elif kind == "choice":
+            spec.update(choices=[Words(en=c, zh=c) for c in item["choices"]])
+        elif kind == "boolean":
+            spec.update(default=False)
+        else:
+            spec.update(max_length=500 if kind == "text" else 200)
+        fields.append(FieldDef(**spec))
+    return fields
+
+
 def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request lists that no field of the tool is already ("pH, ammonia and nitrite"):
     numbers in a log whose request speaks of measuring, else words."""
@@ -126,6 +175,8 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     numeric = intent.shape == "log" and bool(intent.slots.get("measuring"))
     for k, item in enumerate(intent.slots.get("listed") or [], start=1):
         said = item.lower()
+        if intent.slots.get("asked") and _QUESTION.search(said):
+            continue  # read as a question, with its type (asked_fields)
         if any(said in n or (len(n) >= 2 and n in said) for n in names if re.search(r"[\u4e00-\u9fff]", n + said)):
             continue  # 氨 is 氨氮
         if tokens & {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC:

@@ -99,6 +99,7 @@ def weather_ranking(intent: Intent, fact: Fact) -> dict[str, Any]:
                 limit=len(cities),
             ),
         ],
+        "labels": {"value": text(f"weather.value.{metric}", lang)},  # what the ranked value is (page and API)
         "defaults": {"cities": cities, "metric": metric},
     }
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toolgen.knowledge.base import library
+from toolgen.knowledge.base import FieldDef, Words, library
 from toolgen.knowledge.fields import duplicates
 from toolgen.models import Intent
-from toolgen.planner.compose import field_spec
+from toolgen.planner.compose import asked_fields, field_spec
 
 PERIOD_NAMES = {  # the periods toolgen/intent/details.py reads ("每天" says how often, so days are not one)
     "week": ("thisWeek", "This week", "本周"),
@@ -26,13 +26,13 @@ PERIOD_NAMES = {  # the periods toolgen/intent/details.py reads ("每天" says h
 def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
     """Fields the request names that the tool's main entity lacks join it, offered, never required."""
     entities = program.get("entities") or {}
-    if not entities or not intent.slots.get("fields"):
+    if not entities or not (intent.slots.get("fields") or intent.slots.get("asked")):
         return
     fields = next(iter(entities.values()))["fields"]
     labels = {spec.get("label") for spec in fields.values()}
     taken = {name for op in program["operations"] for name in op.get("computed", {})}
     library_fields = library().fields
-    for name in intent.slots["fields"]:
+    for name in intent.slots.get("fields") or []:
         f = library_fields.get(name)
         if f is None or duplicates(f, set(fields)) or name in taken or len(fields) >= 25:
             continue
@@ -40,6 +40,23 @@ def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
         spec.pop("required", None)  # the recipe's operations were written without it
         if spec["label"] not in labels:
             fields[name] = spec
+            labels.add(spec["label"])
+    own = [_as_field(name, spec) for name, spec in fields.items()]
+    for f in asked_fields(intent, own):  # what it asks about each entry: "what I was doing", "有没有发票"
+        if f.name not in fields and f.name not in taken and len(fields) < 25:
+            spec = field_spec(f, intent.lang)
+            spec.pop("required", None)
+            fields[f.name] = spec
+
+
+def _as_field(name: str, spec: dict[str, Any]) -> FieldDef:
+    """A program's field spec read back as a FieldDef, enough to compare meanings and labels."""
+    kind = spec.get("type", "string")
+    return FieldDef(
+        name=name,
+        type="string" if kind == "choice" else kind,
+        label=Words(en=spec.get("label") or name, zh=spec.get("label") or name),
+    )
 
 
 def _additive(name: str) -> bool:

@@ -131,7 +131,13 @@ def habit_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
                 lang,
                 entity="checkin",
                 group_by="habit",
-                metrics={"days": "count()", "current_streak": "streak(date)", "last_day": "max(date)"},
+                metrics={
+                    "days": "count()",
+                    "current_streak": "streak(date)",
+                    "last_day": "max(date)",
+                    # the share of days since the habit's first check-in that have one (one check-in a day)
+                    "completion_pct": "round(min(100, 100 * count() / (days_since(min(date)) + 1)))",
+                },
             ),
             op("deleteCheckin", "delete", "/checkins/{id}", "habit.delete", lang, entity="checkin"),
         ],

@@ -241,6 +241,7 @@ def aggregate(
         "count": lambda column=None: len(rows) if column is None else len(_values(column)),
         "count_where": lambda column, value: sum(1 for v in column if v == value),
         "streak": lambda column: streak(column, day),
+        "days_since": _date_functions(day)["days_since"],  # days_since(min(date)): how long the log has run
     }
     evaluator = SimpleEval(operators=OPERATORS, functions=functions, names=names)
     return {name: _safe(evaluator, expr) for name, expr in metrics.items()}

@@ -206,7 +206,7 @@ def _compute(op: ComputeOp) -> tuple[dict[str, Any], dict[str, Any]]:
     return request, {"200": _json("The computed values", outputs)}
 
 
-def _fetch(op: FetchOp) -> tuple[dict[str, Any], dict[str, Any]]:
+def _fetch(program: ToolProgram, op: FetchOp) -> tuple[dict[str, Any], dict[str, Any]]:
     request = {"parameters": _query_params(op.inputs)} if op.inputs else {}
     if op.outputs:
         props = {**{n: field_schema(s) for n, s in op.inputs.items()}, **{o: FIGURE for o in op.outputs}}
@@ -214,7 +214,9 @@ def _fetch(op: FetchOp) -> tuple[dict[str, Any], dict[str, Any]]:
             "200": _json("Figures from the source's answer", {"type": "object", "properties": props}),
             "502": {"$ref": "#/components/responses/E502"},
         }
-    row = {"type": "object", "properties": {f: field_schema(t) for f, t in op.fields.items()}}
+    described = {f: {**field_schema(t), **({"description": program.labels[f][:700]} if f in program.labels else {})}
+                 for f, t in op.fields.items()}  # fmt: skip  # what a ranked "value" is: "Highest temperature ..."
+    row = {"type": "object", "properties": described}
     schema = {"type": "object", "properties": {"items": {"type": "array", "items": row}}}
     return request, {
         "200": _json("Ranked results from the source", schema),
@@ -242,7 +244,7 @@ def _operation(program: ToolProgram, op: Any) -> dict[str, Any]:
     elif isinstance(op, ComputeOp):
         request, responses = _compute(op)
     else:
-        request, responses = _fetch(op)
+        request, responses = _fetch(program, op)
     for code in ERRORS:
         if code != "502":  # only a fetch reaches outside; it declares its own
             responses.setdefault(code, {"$ref": f"#/components/responses/E{code}"})

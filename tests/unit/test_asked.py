@@ -1,0 +1,117 @@
+"""Fields a request asks as questions (toolgen/intent/asked.py): the question word types the field, what it asks
+about names it, and the tool it shapes records them (run through the tool's own app)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from tests.helpers import tool_event
+from tests.unit.test_compose import Tool
+from toolgen.intent.asked import asked
+from toolgen.runtime.expressions import aggregate
+from toolgen.spec.openapi import build_spec
+
+
+def _kinds(text: str) -> list[tuple[str, str]]:
+    return [(str(a["said"]), str(a["type"])) for a in asked(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("出差报销记账：日期、什么费用、金额、有没有发票、报没报", [("有没有发票", "boolean"), ("报没报", "boolean")]),
+        ("小区团购接龙，记一下谁要几份、付没付钱、取没取货",
+         [("姓名", "string"), ("要份数", "number"), ("付没付钱", "boolean"), ("取没取货", "boolean")]),
+        ("抱石记录：线路难度几级、岩馆还是野外、完攀了没有",
+         [("难度", "integer"), ("岩馆/野外", "choice"), ("完攀了没有", "boolean")]),
+        ("借出去的钱记一下：谁借了多少、什么时候借的、已经还了多少",
+         [("姓名", "string"), ("借款金额", "number"), ("借的日期", "date"), ("已还金额", "number")]),
+        ("每天读经打卡，记一下读了哪卷第几章", [("卷", "string"), ("章", "number")]),
+        ("每天喝了几杯水，做了几组俯卧撑", [("水（杯）", "number"), ("俯卧撑（组）", "number")]),
+        ("收房租：每月几号交、逾期了几天", [("交日（几号）", "integer"), ("逾期天数", "number")]),
+    ],
+)  # fmt: skip
+def test_a_chinese_question_gives_a_field_typed_by_its_question_word(text, expected):
+    assert [k for k in _kinds(text) if k in expected] == expected
+
+
+def test_a_figure_over_the_entries_is_not_a_field():
+    # 实际赚多少 asks for a figure (income less fuel), not something to type in for each entry
+    said = [s for s, _ in _kinds("想记每天接了多少单、跑了多少公里、收入多少，扣掉油费看实际赚多少")]
+    assert said == ["接单数", "公里数", "收入"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kind"),
+    [
+        ("a mood diary: my mood 1-5 and what I was doing", "activity", "string"),
+        ("practice log for guitar: date, minutes, what I worked on (scales, chords)", "topic", "string"),
+        ("log my runs and which shoes I wore", "shoes", "string"),
+        ("reading log: how many pages and whether I finished the chapter", "pages", "integer"),
+        ("reading log: how many pages and whether I finished the chapter", "finished chapter", "boolean"),
+        ("recipe box with name, ingredients and tags like vegetarian or quick", "tags", "string"),
+    ],
+)
+def test_an_english_question_gives_a_named_field(text, name, kind):
+    assert (name, kind) in [(a["name"], a["type"]) for a in asked(text)]
+
+
+def test_a_question_the_library_knows_is_the_librarys_field():
+    (place,) = [a for a in asked("课外班安排：几点上课、在哪上") if a["type"] == "string"]
+    assert place["field"] == "place"  # 在哪 asks for the library's place, not a guessed one
+
+
+def test_asked_fields_join_a_composed_tool_and_record_what_was_asked():
+    tool = Tool("抱石记录：线路难度几级、岩馆还是野外、完攀了没有")
+    by_label = {spec.label: (name, spec) for name, spec in tool.fields.items()}
+    name, where = by_label["岩馆/野外"]
+    assert where.enum == ["岩馆", "野外"]
+    assert "完攀了没有" not in by_label and tool.fields["sent"].type == "boolean"  # the climbing log has 完攀
+    create = next(op.id for op in tool.program.operations if op.kind == "create")
+    row = tool.call(create, {"date": "2026-12-01", name: "野外", "sent": True})
+    assert row[name] == "野外" and row["sent"] is True
+    path = tool.program.operation(create).path
+    bad = tool.app.handle(tool_event("POST", path, token=tool.token, body={"date": "2026-12-01", name: "海边"}))
+    assert bad["statusCode"] == 422  # a choice holds to its choices
+
+
+def test_asked_fields_join_a_named_kind_too():
+    tool = Tool("A little mood diary: rate my mood 1-5, what I was doing, and a sentence about it")
+    assert tool.intent.archetype == "mood_journal"
+    assert tool.fields["activity"].label == "What I was doing"
+
+
+def test_the_bmi_calculator_gives_the_healthy_weight_range_at_that_height():
+    tool = Tool("bmi calculator, I'm 175 cm and 80 kg, and tell me my healthy weight range")
+    op = next(op for op in tool.program.operations if op.kind == "compute")
+    query = {"weight": 80, "height": 175, "system": tool.program.defaults["system"]}
+    response = tool.app.handle(tool_event(
+        "GET", op.path, token=tool.token, query=query))  # fmt: skip
+    body = json.loads(response["body"])
+    assert (body["healthy_weight_min"], body["healthy_weight_max"]) == (56.7, 76.3)  # 18.5 and 24.9 x 1.75^2
+
+
+def test_a_habits_completion_rate_counts_the_days_since_its_first_check_in():
+    rows = [{"date": d} for d in ("2026-11-24", "2026-11-26", "2026-11-30", "2026-12-03")]
+    metric = {"pct": "round(min(100, 100 * count() / (days_since(min(date)) + 1)))"}
+    assert aggregate(metric, rows, ["date"], today=dt.date(2026, 12, 3)) == {"pct": 40}  # 4 of 10 days
+    tool = Tool("habit tracker for flossing, show what percent of days I actually did it")
+    assert "completion_pct" in next(op for op in tool.program.operations if op.kind == "aggregate").metrics
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("which of barcelona, lisbon and porto will be warmest this week", "Highest temperature this week (°C)"),
+        ("北京、上海、广州这周哪里雨最多", "本周降水量（毫米）"),
+    ],
+)
+def test_a_weather_rankings_value_says_what_it_is_on_the_page_and_in_the_api(text, label):
+    program = Tool(text).program
+    assert program.labels["value"] == label
+    spec = build_spec(program, "https://tool.example/")
+    row = spec["paths"]["/ranking"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert row["properties"]["items"]["items"]["properties"]["value"]["description"] == label

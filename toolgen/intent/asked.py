@@ -1,0 +1,258 @@
+"""Fields a request asks as questions: "接了多少单、有没有发票、报没报", "how many pages, which shoes".
+
+People say what a log or a list should hold by asking what they will want to know about each entry. The question
+word gives the field's type: a count or an amount (多少, 几, how many, how much) is a number; a yes-or-no question
+(有没有, 是否, V没V, 了没有, whether) is a checkbox; an either-or (岩馆还是野外) is a choice; which / what / 什么 /
+哪个 ask for words; who, where, when and how long ask for a person, a place, a time and a duration. What the
+question is about names the field: the noun after the question word ("哪个钓点" -> 钓点), the measure it counts in
+("跑了多少公里" -> km), or, in English, the verb of "what I <verb>" ("what I was doing" -> activity).
+
+Each asked field comes back as a dict (JSON, kept in the intent's slots): ``said`` (the words of the request, the
+label in its language), ``name`` (an English field name for an English request, else ``None``), ``type``,
+``unit`` and ``choices``. A field the knowledge base knows by its words is not read here: the library's field is
+better (toolgen/knowledge/fields.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolgen.knowledge.fields import requested_fields
+
+Asked = dict[str, Any]
+
+# ---- Chinese --------------------------------------------------------------------------------------------------
+_ZH_CLAUSE = re.compile(r"[，,、；;。！!？?\s：:（）()]+")
+_ZH_LEAD = re.compile(
+    r"^(?:(?:我|我们|帮我|想|要|还要|还想|顺便|另外|以及|还有|然后|再|并且|和|也|都)+)?"
+    r"(?:(?:记录|记一下|记下|记|写下|写|登记|标一下|标记|看看|看一下|看)(?:一下)?)?"
+    r"(?:每天|每次|每周|每个月|每月|每回|每顿|每餐|每局|每场|当天|当时)?(?:的)?"
+)
+_ZH_MEASURES = {  # what a count in this measure is called, and its unit
+    "公里": ("公里数", "km"), "千米": ("公里数", "km"), "米": ("米数", "m"), "步": ("步数", None),
+    "分钟": ("分钟数", "min"), "小时": ("小时数", "h"), "个小时": ("小时数", "h"), "钟头": ("小时数", "h"),
+    "钱": ("金额", None), "块": ("金额", None), "块钱": ("金额", None), "元": ("金额", None),
+    "斤": ("斤数", "斤"), "公斤": ("公斤数", "kg"), "克": ("克数", "g"), "毫升": ("毫升", "ml"), "升": ("升数", "L"),
+    "次": ("次数", None), "遍": ("遍数", None), "回": ("次数", None), "页": ("页数", None), "章": ("章", None),
+    "单": ("单数", None), "份": ("份数", None), "个": ("个数", None), "杯": ("杯数", None), "瓶": ("瓶数", None),
+    "张": ("张数", None), "本": ("本数", None), "道": ("道数", None), "组": ("组数", None), "圈": ("圈数", None),
+    "天": ("天数", None), "人": ("人数", None), "件": ("件数", None), "条": ("条数", None), "粒": ("粒数", None),
+    "片": ("片数", None), "袋": ("袋数", None), "局": ("局数", None), "集": ("集数", None),
+    "句": ("句", None), "段": ("段", None), "行": ("行", None),
+    "级": ("等级", None), "星": ("星级", None), "分": ("分数", None), "档": ("档位", None),
+}  # fmt: skip
+_NOT_VERB = set("天次每的了个月周年都要也就还把给")
+_MONEY_VERBS = {  # "V了多少": how much money changed hands
+    "花": "花费金额", "给": "金额", "送": "金额", "付": "付款金额", "随": "礼金", "交": "金额", "借": "借款金额",
+    "还": "还款金额", "已还": "已还金额", "欠": "欠款金额", "存": "存款金额", "赚": "收入", "挣": "收入",
+    "收": "收入", "充": "充值金额", "退": "退款金额", "报": "报销金额", "卖": "售价", "买": "买入价",
+}  # fmt: skip
+_WORDS_OF = {"句", "段", "行"}  # "几句感想": text
+_GRADES = {"级", "星", "分", "档"}  # "难度几级": the grade of what precedes (难度), not a count
+_FIGURE = re.compile(r"算|总共|一共|合计|平均|统计|实际|^看(?!了)|^扣")  # a figure over the entries, not a field
+_ZH_MEASURE = "|".join(sorted(map(re.escape, _ZH_MEASURES), key=len, reverse=True))
+_HAN = r"[\u4e00-\u9fffA-Za-z0-9]"
+_ONE = r"[\u4e00-\u9fff]"
+_NOUN = r"(?P<x>(?:(?!第|多少|几)[\u4e00-\u9fff]){1,5})"  # what 哪个 / 什么 asks about, up to the next question
+_ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"(?:有没有|是否|有无)(?P<x>{_HAN}{{1,6}})"), "boolean"),
+    (re.compile(r"(?P<v>[\u4e00-\u9fff])[没不](?P=v)(?P<x>[\u4e00-\u9fff]{0,3})"), "boolean"),
+    (re.compile(r"(?:给|跟|和|与|同|向|被)?谁"), "person"),
+    (re.compile(r"(?:什么时候|啥时候|哪天)(?P<x>[\u4e00-\u9fff]{1,3})的$"), "date"),
+    (re.compile(r"几号(?P<x>[\u4e00-\u9fff]{0,3})"), "day"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{1,5}?)(?:了没有|了没|没有)$"), "boolean"),
+    (re.compile(rf"(?P<a>{_ONE}{{1,4}})还是(?P<b>{_ONE}{{1,4}})(?:还是(?P<c>{_ONE}{{1,4}}))?$"), "choice"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:得)?(?:好不好|怎么样|咋样|如何)$"), "rating"),
+    (re.compile(r"(?:几点|什么时候|啥时候|什么时间)(?P<x>[\u4e00-\u9fff]{0,4})"), "time"),
+    (re.compile(r"(?P<v>[\u4e00-\u9fff]{1,2})了?(?:什么|啥)$"), "what"),
+    (re.compile(rf"(?:(?:是|的)?(?:什么|啥|哪个|哪些|哪一?[个种款条家位本首])|(?<![在去])哪(?![里儿])){_NOUN}"),
+     "words"),
+    (re.compile(r"(?:在哪里?|在哪儿|去哪里?|去的哪里?|哪里|什么地方)(?P<x>[\u4e00-\u9fff]{0,3})"), "place"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:多久|多长时间|多长)"), "duration"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多重"), "weight"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多远"), "distance"),
+    (re.compile(rf"(?:多少|几|第几)(?P<m>{_ZH_MEASURE})?(?P<x>(?:(?!各|分别|都|要|是|了|的){_ONE}){{0,4}})"), "count"),
+]  # fmt: skip
+_ZH_RATING = ["好", "一般", "不好"]
+
+
+def _zh(text: str) -> list[Asked]:
+    found: list[Asked] = []
+    for clause in _ZH_CLAUSE.split(text):
+        clause = _ZH_LEAD.sub("", clause)
+        if not clause or len(clause) > 14 or _FIGURE.search(clause):
+            continue
+        while clause:  # "读了哪卷第几章": which book, and a chapter number
+            hits = [(m.start(), k, m, kind) for k, (p, kind) in enumerate(_ZH_QUESTIONS) if (m := p.search(clause))]
+            if not hits:
+                break
+            _, _, m, kind = min(hits, key=lambda hit: hit[:2])  # the leftmost question, then the likelier reading
+            item = _zh_item(clause, m, kind)
+            if item is not None:
+                found.append(item)
+            clause = clause[m.end() :]
+    return found
+
+
+def _x(m: re.Match[str]) -> str:
+    return m.group("x") or ""
+
+
+# Questions whose field is the same whatever the clause: (label, type, extra).
+_ZH_FIXED: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "person": ("姓名", "string", {}),
+    "place": ("地点", "string", {}),
+    "weight": ("重量", "number", {}),
+    "distance": ("距离", "number", {}),
+}
+
+
+def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
+    if kind in _ZH_FIXED:
+        said, type_, extra = _ZH_FIXED[kind]
+        return {"said": said, "type": type_, **extra}
+    if kind == "boolean":
+        return {"said": clause[: m.end()], "type": "boolean"}
+    if kind == "choice":
+        choices = [c for c in (m.group("a"), m.group("b"), m.group("c")) if c]
+        return {"said": "/".join(choices), "type": "choice", "choices": choices}
+    if kind == "rating":
+        return {"said": clause, "type": "choice", "choices": _ZH_RATING} if _x(m) else None
+    if kind == "date":  # "什么时候借的": when it happened
+        return {"said": f"{_x(m)}的日期", "type": "date"}
+    if kind == "day":  # "每月几号交": a day of the month
+        return {"said": f"{_x(m)}日（几号）" if _x(m) else "几号", "type": "integer", "min": 1, "max": 31}
+    if kind == "what":  # "送了什么", "换了什么": the question is the label
+        return {"said": clause[m.start() :], "type": "string"}
+    if kind == "time":
+        return {"said": f"{_x(m)}时间", "type": "time"}
+    if kind == "duration":
+        doing = re.sub(r"分别|各自|一共|总共|大概|大约|每次|每天|都|了", "", _x(m))[-2:]  # "分别玩了多久" -> 玩
+        return {"said": f"{doing}时长", "type": "number", "unit": "min", "sum": True}
+    if kind == "words":  # "哪个钓点" -> 钓点; "哪卷第几章" -> 卷 (the chapter is a count of its own)
+        return {"said": _x(m), "type": "string"} if not re.fullmatch(r"时候|时间|地方", _x(m)) else None
+    return _zh_count(clause, m)
+
+
+def _zh_count(clause: str, m: re.Match[str]) -> Asked | None:
+    # a count: "接了多少单" -> 接单数, "收入多少" -> 收入, "花了多少钱" -> 金额, "做了几组俯卧撑" -> 俯卧撑组数
+    measure, noun = m.group("m"), re.sub(r"[了的呢啊吧]+$", "", m.group("x"))
+    before = re.sub(r"^已经", "已", re.sub(r"[了的得]+$", "", clause[: m.start()]))
+    verb = before[-2:] if len(before) >= 2 and before[-2] not in _NOT_VERB else before[-1:]
+    name, unit = _ZH_MEASURES.get(measure or "", (None, None))
+    if measure in _GRADES:  # "线路难度几级" -> 难度
+        return {"said": before[-2:] or name, "type": "integer"}
+    if noun and measure in _WORDS_OF:  # "写几句感想": a few words, not a number
+        return {"said": noun, "type": "text"}
+    if noun:  # "喝了几杯水" -> 水（杯）; "第几章" -> 章
+        if measure and measure != "个":
+            return {"said": f"{noun}（{measure}）", "type": "number", "unit": unit, "sum": True, "made": True}
+        return {"said": noun, "type": "number", "unit": unit, "sum": True}
+    if name:  # "跑了多少公里" -> 公里数 (km); "接了多少单" -> 接单数; "花了多少钱" -> 金额
+        if verb and unit is None and name != "金额":
+            return {"said": f"{verb}{name}", "type": "number", "sum": True, "made": True}
+        return {"said": name, "type": "number", "unit": unit, "sum": True}
+    if verb in _MONEY_VERBS:  # "借了多少" -> 借款金额, "已经还了多少" -> 已还金额
+        return {"said": _MONEY_VERBS[verb], "type": "number", "sum": True}
+    return {"said": before[-4:], "type": "number", "sum": True} if before else None  # "流水多少" -> 流水
+
+
+# ---- English ------------------------------------------------------------------------------------------------
+_PRONOUN = r"(?:i|we|he|she|they|you|it|my|our|his|her|their)"
+_STOP = re.compile(
+    rf"\b(?:{_PRONOUN}|did|do|does|was|were|is|are|have|had|got|get|in|on|at|for|per|each|every|and|or)\b"
+)
+_WHAT_VERBS = {  # "what I <verb>": the field it asks for
+    "doing": "activity", "did": "activity", "do": "activity", "worked": "topic", "working": "topic",
+    "practiced": "topic", "practised": "topic", "practicing": "topic", "practising": "topic", "studied": "topic",
+    "studying": "topic", "learned": "topic", "learnt": "topic", "covered": "topic", "ate": "food", "eat": "food",
+    "eaten": "food", "drank": "drink", "drink": "drink", "read": "reading", "watched": "show", "bought": "item",
+    "wore": "outfit", "wearing": "outfit", "played": "game", "cooked": "dish", "made": "dish", "used": "used",
+    "caught": "catch", "saw": "sighting", "spotted": "sighting", "planted": "plant", "fed": "food", "took": "taken",
+}  # fmt: skip
+_WORDS = r"(?P<x>[a-z][a-z-]*(?: [a-z][a-z-]*)?)"
+_EXAMPLES = r"(?P<ex>[a-z]+(?:,? (?:or |and )?[a-z]+)*)"
+_EN_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"\bhow many {_WORDS}", re.I), "count"),
+    (re.compile(rf"\bhow much {_WORDS}", re.I), "amount"),
+    (re.compile(rf"\bwhether (?:or not )?(?:{_PRONOUN} )?(?P<x>[a-z]+(?: (?:my |the |a |an )?[a-z]+)?)", re.I),
+     "boolean"),
+    (re.compile(rf"\bwhich {_WORDS}", re.I), "which"),
+    (re.compile(rf"\bwhat {_PRONOUN} (?:was |were |am |are |have been |had )?(?P<v>[a-z]+)(?: on| with| at)?", re.I),
+     "what"),
+    (re.compile(rf"\bwho {_PRONOUN} (?:was|were) with\b|\bwho with\b|\bwith whom\b", re.I), "company"),
+    (re.compile(rf"\bhow {_PRONOUN} (?:felt|feel|was feeling)\b", re.I), "feeling"),
+    (re.compile(r"\bhow long\b", re.I), "duration"),
+    (re.compile(r"\bwhat time\b", re.I), "time"),
+    (re.compile(rf"\bwhere {_PRONOUN}\b", re.I), "place"),
+    (re.compile(rf"\b(?P<x>[a-z][a-z-]*) (?:like|such as|e\.g\.) {_EXAMPLES}", re.I), "examples"),
+    (re.compile(r"\b(?P<x>[a-z][a-z-]*) \((?P<ex>[a-z ]+(?:, ?[a-z ]+)+)\)", re.I), "examples"),
+]  # fmt: skip
+_EXAMPLE_HOSTS = re.compile(r"^(?:tags?|type|types|kinds?|category|categories|labels?|genres?|style|mood)$", re.I)
+
+
+def _noun(words: str) -> str:
+    """The noun phrase at the start of ``words``: "pages I read" -> "pages"."""
+    return _STOP.split(words.lower())[0].strip()
+
+
+def _en(text: str) -> list[Asked]:
+    found: list[Asked] = []
+    for pattern, kind in _EN_QUESTIONS:
+        for m in pattern.finditer(text):
+            item = _en_item(m, kind)
+            if item is not None:
+                found.append(item)
+    return found
+
+
+def _en_item(m: re.Match[str], kind: str) -> Asked | None:
+    if kind in ("count", "amount"):
+        noun = _noun(m.group("x"))
+        if not noun:  # "how much I spent": an amount
+            return {"said": "amount", "name": "amount", "type": "number"} if kind == "amount" else None
+        return {"said": noun, "name": noun, "type": "integer" if kind == "count" else "number", "sum": True}
+    if kind == "boolean":
+        said = re.sub(r"\b(?:my|the|a|an)\b\s*", "", m.group("x").lower()).strip()
+        return {"said": said, "name": said, "type": "boolean"}
+    if kind == "which":
+        noun = _noun(m.group("x"))
+        return {"said": noun, "name": noun, "type": "string"} if noun and noun not in ("one", "ones") else None
+    if kind == "what":
+        name = _WHAT_VERBS.get(m.group("v").lower())
+        return {"said": m.group(0), "name": name, "type": "string"} if name else None
+    fixed = {
+        "company": ("who I was with", "company", "string"),
+        "feeling": ("how I felt", "feeling", "string"),
+        "duration": ("how long", "duration", "number"),
+        "time": ("time", "time", "time"),
+        "place": ("where", "place", "string"),
+    }
+    if kind in fixed:
+        said, name, kind_of = fixed[kind]
+        return {"said": said, "name": name, "type": kind_of, **({"unit": "min"} if name == "duration" else {})}
+    host = m.group("x").lower()  # examples: "tags like vegetarian or quick", "what I worked on (scales, chords)"
+    if not _EXAMPLE_HOSTS.match(host):
+        return None
+    return {"said": host, "name": host, "type": "string"}
+
+
+def asked(text: str) -> list[Asked]:
+    """The fields ``text`` asks as questions, in order, each once, without those the knowledge base knows."""
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", text))
+    items = _zh(text) if chinese else _en(text)
+    seen: set[str] = set()
+    result = []
+    for item in items:
+        key = str(item.get("name") or item["said"])
+        if not key or key in seen:
+            continue
+        seen.add(key)
+        known = [] if item.pop("made", False) else requested_fields(str(item["said"]))
+        if known:  # "在哪上" asks for the library's location, "多久" its minutes
+            item = {**item, "field": known[0].name}
+        result.append(
+            {"name": None, "unit": None, "choices": None, "field": None, "sum": False, "min": None, "max": None, **item}
+        )
+    return result[:6]
