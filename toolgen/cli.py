@@ -369,7 +369,7 @@ def _parser() -> argparse.ArgumentParser:
         "--part",
         choices=["dev", "holdout", "dev2", "fresh", "fresh2", "fresh3", "all"],
         default="dev",
-        help="which part of the breadth set ('all': the parts tuned on, dev, holdout and dev2; 'fresh' is kept unseen)",
+        help="which part of the breadth set ('all': dev, holdout and dev2; each part was read once before tuning)",
     )
     s.set_defaults(func=cmd_eval)
     s = sub.add_parser("spec", help="print the OpenAPI document a request's tool would get, or lint one (offline)")

@@ -115,3 +115,17 @@ def test_a_weather_rankings_value_says_what_it_is_on_the_page_and_in_the_api(tex
     spec = build_spec(program, "https://tool.example/")
     row = spec["paths"]["/ranking"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert row["properties"]["items"]["items"]["properties"]["value"]["description"] == label
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("car service log: date, odometer reading, parts replaced and which garage", {"odometer_km", "parts_replaced"}),
+        ("收房租记录：租客、房租交了没有、逾期天数", {"is_paid", "days_late"}),
+        ("log what I eat each day with protein, carbs and fibre", {"carbs_g", "fibre_g"}),
+    ],
+)
+def test_everyday_fields_the_library_knows_join_the_tool_that_lacks_them(text, fields):
+    tool = Tool(text)
+    assert fields <= set(tool.fields)
+    assert not any(tool.fields[name].required for name in fields)  # asked for, so offered; never demanded
