@@ -10,7 +10,9 @@ import pytest
 
 from tests.helpers import tool_event
 from tests.unit.test_compose import Tool
+from toolgen.intent import classify
 from toolgen.intent.asked import asked
+from toolgen.planner.offline import OfflinePlanner
 from toolgen.runtime.expressions import aggregate
 from toolgen.spec.openapi import build_spec
 
@@ -129,3 +131,32 @@ def test_everyday_fields_the_library_knows_join_the_tool_that_lacks_them(text, f
     tool = Tool(text)
     assert fields <= set(tool.fields)
     assert not any(tool.fields[name].required for name in fields)  # asked for, so offered; never demanded
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "habit tracker, show how many days I did it this month",
+        "a countdown that tells me how many days are left until my trip",
+        "想记每天花的钱，看看总共花了多少",
+    ],
+)
+def test_a_question_about_the_entries_together_is_a_figure_not_a_field(text):
+    assert asked(text) == []
+
+
+def test_english_questions_come_back_in_the_order_they_are_asked():
+    assert [a["name"] for a in asked("reading log: whether I finished and how many pages, which book")] == [
+        "finished",
+        "pages",
+        "book",
+    ]
+
+
+def test_an_asked_field_the_shape_computes_is_left_to_the_shape():
+    intent = classify("remind me of my friends' birthdays and show how many days are left")
+    said = {"said": "days left", "name": "days_left", "type": "integer", "unit": None, "choices": None}
+    intent = intent.model_copy(update={"slots": {**intent.slots, "asked": [{**said, "field": None, "sum": False}]}})
+    program = OfflinePlanner().plan("birthdays", intent, []).program  # validates: no stored field shadows a figure
+    assert "days_left" not in next(iter(program.entities.values())).fields
+    assert any("days_left" in (op.computed or {}) for op in program.operations if hasattr(op, "computed"))

@@ -161,7 +161,7 @@ def _zh_count(clause: str, m: re.Match[str]) -> Asked | None:
 # ---- English ------------------------------------------------------------------------------------------------
 _PRONOUN = r"(?:i|we|he|she|they|you|it|my|our|his|her|their)"
 _STOP = re.compile(
-    rf"\b(?:{_PRONOUN}|did|do|does|was|were|is|are|have|had|got|get|in|on|at|for|per|each|every|and|or)\b"
+    rf"\b(?:{_PRONOUN}|did|do|does|was|were|is|are|have|had|got|get|in|on|at|for|per|each|every|and|or|of)\b"
 )
 _WHAT_VERBS = {  # "what I <verb>": the field it asks for
     "doing": "activity", "did": "activity", "do": "activity", "worked": "topic", "working": "topic",
@@ -197,24 +197,39 @@ def _noun(words: str) -> str:
     return _STOP.split(words.lower())[0].strip()
 
 
+# "show how many days I did it", "tell me how much is left": a figure over the entries, not a field of each
+_EN_FIGURE = re.compile(
+    r"\b(?:show|see|tells?|know|calculate|work out|figure out|find out|check)(?: me| us)?\s+$", re.I
+)
+_EN_FIGURE_NOUN = re.compile(r"\b(?:left|remaining|until|till|total|so far|overall|altogether|in a row)\b", re.I)
+
+
 def _en(text: str) -> list[Asked]:
-    found: list[Asked] = []
+    found: list[tuple[int, Asked]] = []
     for pattern, kind in _EN_QUESTIONS:
         for m in pattern.finditer(text):
+            if kind in ("count", "amount") and (
+                _EN_FIGURE.search(text[max(0, m.start() - 24) : m.start()])
+                or _EN_FIGURE_NOUN.search(text[m.start() : m.end() + 16])
+            ):
+                continue
             item = _en_item(m, kind)
             if item is not None:
-                found.append(item)
-    return found
+                found.append((m.start(), item))
+    return [item for _, item in sorted(found, key=lambda hit: hit[0])]
 
 
 def _en_item(m: re.Match[str], kind: str) -> Asked | None:
     if kind in ("count", "amount"):
         noun = _noun(m.group("x"))
         if not noun:  # "how much I spent": an amount
-            return {"said": "amount", "name": "amount", "type": "number"} if kind == "amount" else None
+            return {"said": "amount", "name": "amount", "type": "number", "sum": True} if kind == "amount" else None
         return {"said": noun, "name": noun, "type": "integer" if kind == "count" else "number", "sum": True}
     if kind == "boolean":
-        said = re.sub(r"\b(?:my|the|a|an)\b\s*", "", m.group("x").lower()).strip()
+        said = re.sub(r"\b(?:my|the|a|an)\b\s*", "", m.group("x").lower())
+        said = re.split(r"\b(?:and|or|how|what|which|when|where|who|with|in|on|at|each|every)\b", said)[0].strip()
+        if not said:
+            return None
         return {"said": said, "name": said, "type": "boolean"}
     if kind == "which":
         noun = _noun(m.group("x"))

@@ -151,7 +151,7 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         if kind in ("number", "integer"):
             low, high = item.get("min"), item.get("max")
             spec.update(min=0 if kind == "integer" else -1_000_000, max=1_000_000, sum=bool(item.get("sum")))
-            spec.update({k: v for k, v in (("min", low), ("max", high)) if v is not None})
+            spec.update({bound: v for bound, v in (("min", low), ("max", high)) if v is not None})
         elif kind == "choice":
             spec.update(choices=[Words(en=c, zh=c) for c in item["choices"]])
         elif kind == "boolean":
@@ -867,5 +867,11 @@ def compose(intent: Intent, fact: Fact) -> tuple[dict[str, Any], Composition]:
     shape = subject.shape if subject else (intent.shape or "log")
     composition = Composition(shape=shape, subject=subject.id if subject else None)
     program = SHAPES[shape](subject, intent, fact, composition)
+    own = {f.name for f in library().fields_of(subject)} if subject else set()
+    computed = {name for op in program.get("operations", []) for name in op.get("computed", {})}
+    for body in (program.get("entities") or {}).values():  # a field the request named that the shape computes
+        for name in computed & set(body["fields"]) - own:  # ("how many days left") is the shape's figure
+            del body["fields"][name]
+            composition.inferred = [n for n in composition.inferred if n != name]
     composition.inferred = list(dict.fromkeys(composition.inferred))
     return program, composition
