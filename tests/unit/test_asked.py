@@ -160,3 +160,10 @@ def test_an_asked_field_the_shape_computes_is_left_to_the_shape():
     program = OfflinePlanner().plan("birthdays", intent, []).program  # validates: no stored field shadows a figure
     assert "days_left" not in next(iter(program.entities.values())).fields
     assert any("days_left" in (op.computed or {}) for op in program.operations if hasattr(op, "computed"))
+
+
+def test_who_is_read_by_what_it_asks_about():
+    said = [
+        a["said"] for a in asked("看过的电影记一下，给电影打几分、跟谁看的") + asked("送礼记录：给谁送了什么、谁付的钱")
+    ]
+    assert said[:2] == ["分数", "同伴"] and said[2:4] == ["对象", "送了什么"] and "姓名" in said[4:]

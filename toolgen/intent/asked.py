@@ -9,8 +9,8 @@ question is about names the field: the noun after the question word ("哪个钓�
 
 Each asked field comes back as a dict (JSON, kept in the intent's slots): ``said`` (the words of the request, the
 label in its language), ``name`` (an English field name for an English request, else ``None``), ``type``,
-``unit`` and ``choices``. A field the knowledge base knows by its words is not read here: the library's field is
-better (toolgen/knowledge/fields.py).
+``unit``, ``choices``, ``min``/``max``, ``sum`` (a total of it means something), and ``field``: the library's field
+when the words are one of its (toolgen/knowledge/fields.py), which the planner takes instead of a guessed one.
 """
 
 from __future__ import annotations
@@ -109,6 +109,10 @@ _ZH_FIXED: dict[str, tuple[str, str, dict[str, Any]]] = {
 
 
 def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
+    if kind == "person" and m.group(0)[0] in "跟和与同":  # "跟谁看的": who with
+        return {"said": "同伴", "type": "string"}
+    if kind == "person" and m.group(0)[0] in "给向":  # "给谁送了什么": who for
+        return {"said": "对象", "type": "string"}
     if kind in _ZH_FIXED:
         said, type_, extra = _ZH_FIXED[kind]
         return {"said": said, "type": type_, **extra}
@@ -141,8 +145,8 @@ def _zh_count(clause: str, m: re.Match[str]) -> Asked | None:
     before = re.sub(r"^已经", "已", re.sub(r"[了的得]+$", "", clause[: m.start()]))
     verb = before[-2:] if len(before) >= 2 and before[-2] not in _NOT_VERB else before[-1:]
     name, unit = _ZH_MEASURES.get(measure or "", (None, None))
-    if measure in _GRADES:  # "线路难度几级" -> 难度
-        return {"said": before[-2:] or name, "type": "integer"}
+    if measure in _GRADES:  # "线路难度几级" -> 难度; "给电影打几分" -> 分数
+        return {"said": name if not before or re.search(r"[打评给得拿考]$", before) else before[-2:], "type": "integer"}
     if noun and measure in _WORDS_OF:  # "写几句感想": a few words, not a number
         return {"said": noun, "type": "text"}
     if noun:  # "喝了几杯水" -> 水（杯）; "第几章" -> 章
