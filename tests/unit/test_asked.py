@@ -167,3 +167,12 @@ def test_who_is_read_by_what_it_asks_about():
         a["said"] for a in asked("看过的电影记一下，给电影打几分、跟谁看的") + asked("送礼记录：给谁送了什么、谁付的钱")
     ]
     assert said[:2] == ["分数", "同伴"] and said[2:4] == ["对象", "送了什么"] and "姓名" in said[4:]
+
+
+def test_a_quantity_written_with_its_unit_fills_the_input_of_that_unit_whatever_its_place():
+    tool = Tool("whats my TDEE? 34 female, 165cm, 70kg, lightly active")
+    op = next(op for op in tool.program.operations if op.kind == "compute")
+    assert (op.inputs["weight_kg"].default, op.inputs["height_cm"].default) == (70, 165)
+    query = {name: str(spec.default) for name, spec in op.inputs.items()}
+    figures = json.loads(tool.app.handle(tool_event("GET", op.path, token=tool.token, query=query))["body"])
+    assert figures["lose_women"] == figures["daily_women"] - 500  # TDEE, and what losing weight takes

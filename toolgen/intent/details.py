@@ -177,6 +177,29 @@ def amounts(text: str) -> list[float]:
     return found
 
 
+_MEASURES = {  # a number written with its unit: which input it fills is read by the unit, not by its place
+    "kg": r"kgs?|kilos?|kilograms?|公斤|千克",
+    "cm": r"cm|厘米|公分",
+    "g": r"g|grams?|克",
+    "min": r"mins?|minutes?|分钟",
+    "m²": r"m²|m2|sq ?m|square met(?:er|re)s?|平方米|平米|平",
+}
+_MEASURE = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(?:" + "|".join(f"(?P<u{k}>{v})" for k, v in enumerate(_MEASURES.values())) + r")(?![a-z])",
+    re.IGNORECASE,
+)
+
+
+def measures(text: str) -> list[dict[str, Any]]:
+    """The quantities written with their unit ("165cm, 70kg", "18平"), in order: ``{"value": 70.0, "unit": "kg"}``."""
+    units = list(_MEASURES)
+    found = []
+    for m in _MEASURE.finditer(text):
+        unit = next(units[k] for k in range(len(units)) if m.group(f"u{k}"))
+        found.append({"value": float(m.group(1)), "unit": unit})
+    return found
+
+
 _GOAL = re.compile(
     r"(?:goal|target|aim|limit|budget)\D{0,12}?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:[a-z]+\s){0,2}(?:goal|target)\b"
     r"|\bneed (\d+(?:\.\d+)?)\s*(?:[a-z]+\s){0,2}(?:hours|minutes|miles|km|points|pages|books|days|sessions)\b"
@@ -351,6 +374,7 @@ def details(text: str) -> dict[str, Any]:
         "people_count": head_count(text),
         "amount": find_amount(text),
         "amounts": amounts(text) or None,
+        "measures": measures(text) or None,
         "percent": find_percent(text),
         "years": years(text),
         "months": months(text),

@@ -721,8 +721,9 @@ def _calculator(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     lang, labels = intent.lang, _Labels(intent.lang)
     inputs: dict[str, Any] = {}
     taken: set[str] = set()
+    slots, measured = _by_unit(library().inputs_of(subject), intent.slots)
     for f in library().inputs_of(subject):
-        value = _slot_value(f.slot, intent.slots, taken)
+        value = measured[f.name] if f.name in measured else _slot_value(f.slot, slots, taken)
         if not _in_range(value, f):  # a number the request gives that this input cannot take: keep the default
             value = None
         spec = field_spec(f, lang, **({"default": value} if value is not None else {}))
@@ -752,6 +753,23 @@ def _calculator(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
         ],
         "labels": labels.names,
     }
+
+
+def _by_unit(inputs: list[FieldDef], slots: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float]]:
+    """Inputs filled by a quantity written in their unit ("165cm, 70kg": height and weight, whatever their order),
+    and the slots without those quantities among the amounts the other inputs take in turn."""
+    pool = list(slots.get("measures") or [])
+    measured: dict[str, float] = {}
+    for f in inputs:
+        hit = next((q for q in pool if f.unit and q["unit"] == f.unit and _in_range(q["value"], f)), None)
+        if hit is not None:
+            measured[f.name] = hit["value"]
+            pool.remove(hit)
+    amounts = list(slots.get("amounts") or [])
+    for value in measured.values():
+        if value in amounts:
+            amounts.remove(value)
+    return {**slots, "amounts": amounts}, measured
 
 
 def _in_range(value: Any, f: FieldDef) -> bool:
