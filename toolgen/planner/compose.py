@@ -121,8 +121,7 @@ def _stem(word: str) -> str:
 _QUESTION = re.compile(
     r"多少|几|什么|啥|哪|有没有|是否|(.)没\1|还是|好不好|怎么样|多久|多重|多远|谁|\b(how|which|whether|what|who|where)\b"
 )
-_ASKED_TYPES = {"number": "number", "integer": "integer", "boolean": "boolean", "choice": "choice", "time": "time",
-                "date": "date", "string": "string", "text": "text"}  # fmt: skip
+_ASKED_TYPES = {"number", "integer", "boolean", "choice", "time", "date", "string", "text"}
 
 
 def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
@@ -145,7 +144,7 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         name = snake(item["name"]) if item.get("name") else f"asked_{k}"
         if name in names or not name:
             continue
-        kind = _ASKED_TYPES.get(str(item["type"]), "string")
+        kind = str(item["type"]) if item["type"] in _ASKED_TYPES else "string"
         label = Words(en=(said[:1].upper() + said[1:])[:80], zh=said[:80])
         spec: dict[str, Any] = {"name": name, "type": kind, "label": label, "unit": item.get("unit")}
         if kind in ("number", "integer"):
