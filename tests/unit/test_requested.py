@@ -49,6 +49,44 @@ def test_lists_of_values_places_people_and_times_are_not_fields(text: str) -> No
     assert listed(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        # after a colon or a dash: what the tool is, then what each row holds, worded as fields are worded
+        ("办签证：国家、递交日期、出签日期、要什么材料", ["国家", "递交日期", "出签日期", "要什么材料"]),
+        (
+            "wine cellar — producer, vintage, purchase price, tasting notes",
+            ["producer", "vintage", "purchase price", "tasting notes"],
+        ),
+        (
+            "装修台账：买了什么、在哪买的、价格，记完发给我老婆看",
+            ["买了什么", "在哪买的", "价格"],
+        ),  # up to where it goes on
+    ],
+)
+def test_fields_listed_after_what_the_tool_is_are_read(text: str, items: list[str]) -> None:
+    assert listed(text) == items
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "things to pack for the beach — towel, sunscreen, snacks, umbrella",  # things, not fields
+        "which of these is sunniest this weekend: Lisbon, Madrid and Rome",  # places to rank
+        "早上的安排：跑步、早饭、背单词",
+    ],
+)
+def test_a_list_after_a_colon_of_things_or_places_is_not_fields(text: str) -> None:
+    assert listed(text) == []
+
+
+def test_a_named_kind_is_what_the_head_says_not_a_word_of_a_field_after_it() -> None:
+    # 花了多少钱 is a field of a car's service log, not a budget; 记账 in the head is a budget
+    assert classify("车子保养记录：保养日期、公里数、换了什么零件、花了多少钱").archetype == "car_maintenance"
+    assert classify("记账：日期、金额、类别、备注").archetype == "budget_tracker"
+    assert classify("which of these is sunniest this weekend: Lisbon, Madrid and Rome").archetype == "weather_ranking"
+
+
 def test_a_listed_measure_no_field_has_becomes_a_number_of_the_log() -> None:
     tool = Tool("log my pottery firings with kiln, cone and clay body readings")
     fields = tool.fields

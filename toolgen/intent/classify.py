@@ -15,7 +15,17 @@ from typing import Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
 from toolgen.intent.asked import asked
-from toolgen.intent.details import breakdown, details, list_name, listed, many, order, periods, tracked_object
+from toolgen.intent.details import (
+    breakdown,
+    details,
+    head,
+    list_name,
+    listed,
+    many,
+    order,
+    periods,
+    tracked_object,
+)
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.read import asks_for_a_tool, find_subjects, read
 from toolgen.intent.slots import (
@@ -150,6 +160,13 @@ def classify(text: str) -> Intent:
         for name, score in scores(unsaid).items():
             if name in NAMED_SHAPES and NAMED_SHAPES[name] == "lookup":
                 all_scores[name] = score
+    said = head(text)
+    if said is not None and reading.subject is not None and read(said).subject == reading.subject:
+        # the head names the subject: a named kind is what the head says, not a word of a field listed after it
+        # ("车子保养记录：…花了多少钱" is a car's service log, not a budget)
+        for name, score in scores(said).items():
+            if name != OUT_OF_SCOPE.name:
+                all_scores[name] = min(all_scores[name], score)
     refusal = all_scores.pop(OUT_OF_SCOPE.name)
     ranked = sorted(all_scores.items(), key=lambda kv: -kv[1])
     (top_name, top), (_, second) = ranked[0], ranked[1]
@@ -164,7 +181,7 @@ def classify(text: str) -> Intent:
     # friends' birthdays" is a list of dates, not one countdown).
     same_shape_many = (
         reading.subject is not None
-        and NAMED_SHAPES[top_name] == reading.subject.shape
+        and NAMED_SHAPES[top_name] == reading.subject.shape != "lookup"  # a ranking is the tool of many places
         and many(text)
         and subject_score * 1.5 >= top  # not a word in passing ("tag what I was doing: work, family, exercise")
     )

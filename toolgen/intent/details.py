@@ -15,6 +15,7 @@ from toolgen.intent.asked import asked
 from toolgen.intent.slots import (
     _zh_number,
     find_amount,
+    find_cities,
     find_date,
     find_people,
     find_people_count,
@@ -22,6 +23,7 @@ from toolgen.intent.slots import (
     find_time,
     find_units,
 )
+from toolgen.knowledge.fields import requested_fields
 
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -302,6 +304,55 @@ _ZH_NOT_ITEM = re.compile(
 )
 
 
+HEAD_END = re.compile(r"[:：]|\s[—–-]\s|——")
+_ITEM_SEP = re.compile(r"[、,，;；]|\s(?:and|&)\s|和|以及|还有")
+# what the name of a field ends in: a list of such things after a colon is a list of fields
+_FIELD_NOUN = re.compile(
+    r"(?:日期|时间|地点|名称|名字|金额|价格|费用|数量|次数|编号|类型|状态|备注|原因|天数|分数|电话|进度|结果|型号|品牌)$"
+    r"|\b(?:date|time|name|place|price|cost|amount|count|number|type|status|note|location|rating|score|brand|"
+    r"model|size|result)s?$",
+    re.IGNORECASE,
+)
+
+
+def head(text: str) -> str | None:
+    """What a request says its tool is, before a list after a colon or dash ("车子保养记录：日期、公里数、换了什么、
+    花了多少钱" -> "车子保养记录"; "fuel log: liters, price and odometer" -> "fuel log"); None when it lists none (or
+    lists places: what a ranking ranks)."""
+    m = HEAD_END.search(text)
+    if not m or m.start() == 0:
+        return None
+    rest = text[m.end() :]
+    if len(_ITEM_SEP.split(rest)) < 3 or len(find_cities(rest)) >= 2:
+        return None
+    return text[: m.start()]
+
+
+def _enumerated(text: str) -> list[str]:
+    """The fields a request lists after saying what its tool is ("办签证：国家、递交日期、出签日期"): the items after
+    the colon, up to where the sentence goes on, when most of them are worded as fields are (a
+    name ending in 日期, price, status...; a question; a field the library knows); a list of things to do or to
+    take ("floss, stretch, no phone after 10pm") is not read."""
+    said = head(text)
+    if said is None:
+        return []
+    rest = text[len(said) :].lstrip(":：—–- ")
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", rest))
+    if chinese:
+        clause = re.split(r"[，。；！？!?]", rest)[0]
+        parts = re.split(r"、|以及|还有|和", clause)
+        if len(parts) < 3:
+            parts = re.split(r"[，、]|以及|还有", re.split(r"[。；！？!?]", rest)[0])
+    else:
+        clause = re.split(r"[.;!?]|\s[—–-]\s", rest)[0]
+        parts = re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", clause)
+    items = [p.strip(" （）()") for p in parts if p.strip(" （）()")]
+    if len(items) < 3 or any(len(p) > (16 if chinese else 32) for p in items):
+        return []
+    fieldlike = sum(1 for p in items if _FIELD_NOUN.search(p) or asked(p) or requested_fields(p))
+    return items if fieldlike * 2 >= len(items) else []
+
+
 def listed(text: str) -> list[str]:
     """The things a request lists for its tool to record ("track pH, ammonia and nitrite", "pH、氨、亚硝酸盐都想记"),
     each as the request words it, in order; lists of anything else (times, people, days) are not read."""
@@ -324,7 +375,12 @@ def listed(text: str) -> list[str]:
             parts[-1] = re.sub(r"(吃了什么|是多少|多少|怎么样|的?情况|的?变化)$", "", parts[-1])
             if all(p and not _ZH_NOT_ITEM.search(p) for p in parts):
                 items = parts
-    return list(dict.fromkeys(items))[:6] if len(items) >= 2 else []
+    if not items:
+        items = _enumerated(text)
+    places = {city.lower() for city in find_cities(text)}
+    if sum(item.lower() in places for item in items) >= 2:  # places are what a ranking compares, not fields
+        return []
+    return list(dict.fromkeys(items))[:8] if len(items) >= 2 else []
 
 
 _MEASURING = re.compile(
