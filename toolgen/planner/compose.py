@@ -18,6 +18,7 @@ from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
+from toolgen.knowledge.gloss import english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
 
@@ -141,11 +142,13 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         said = str(item["said"])
         if said.lower() in labels or any(said in label or label in said for label in labels if len(label) >= 2):
             continue
-        name = snake(item["name"]) if item.get("name") else f"asked_{k}"
+        english = str(item["name"]) if item.get("name") else (_english(said) if _HAN.search(said) else None)
+        name = snake(english) if english else f"asked_{k}"
         if name in names or not name:
             continue
         kind = str(item["type"]) if item["type"] in _ASKED_TYPES else "string"
-        label = Words(en=(said[:1].upper() + said[1:])[:80], zh=said[:80])
+        shown = english if english and _HAN.search(said) else said
+        label = Words(en=(shown[:1].upper() + shown[1:])[:80], zh=said[:80])
         spec: dict[str, Any] = {"name": name, "type": kind, "label": label, "unit": item.get("unit")}
         if kind in ("number", "integer"):
             low, high = item.get("min"), item.get("max")
@@ -161,6 +164,18 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     return fields
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _english(said: str) -> str | None:
+    """The English name of a field the request words in Chinese (toolgen/knowledge/gloss.py), None if it has none;
+    the words of an English request are their own name."""
+    if not _HAN.search(said):
+        return said
+    name = english(said)
+    return name if name and snake(name) else None
+
+
 def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request lists that no field of the tool is already ("pH, ammonia and nitrite"):
     numbers in a log whose request speaks of measuring, else words."""
@@ -170,7 +185,7 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         if sid in subjects:
             names += [w.lower() for w in (*subjects[sid].en, *subjects[sid].zh)]
     tokens = {_stem(t) for n in names for t in re.findall(r"[a-z]{3,}", n)}
-    fields = []
+    fields: list[FieldDef] = []
     numeric = intent.shape == "log" and bool(intent.slots.get("measuring"))
     for k, item in enumerate(intent.slots.get("listed") or [], start=1):
         said = item.lower()
@@ -180,9 +195,13 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             continue  # 氨 is 氨氮
         if tokens & {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC:
             continue  # "eggs laid" is "eggs collected"
-        chinese = bool(re.search(r"[\u4e00-\u9fff]", item))
-        name = f"measure_{k}" if chinese else snake(item)
-        label = Words(en=item if chinese else item.capitalize(), zh=item)
+        chinese = bool(_HAN.search(item))
+        english = _english(item) if chinese else item
+        name = snake(english) if english else f"measure_{k}"
+        if name in {f.name for f in [*own, *fields]} or name in RESERVED:
+            name = f"measure_{k}"
+        shown = re.sub(r"(?:怎么样|怎样|如何|是多少|多少|有多少|几[个次]?)$", "", item) or item  # 天气怎样: 天气
+        label = Words(en=english.capitalize() if english else item, zh=shown)
         if numeric:
             fields.append(FieldDef(name=name, type="number", label=label, min=-1_000_000, max=1_000_000))
         else:

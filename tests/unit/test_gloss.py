@@ -1,0 +1,66 @@
+"""English names for Chinese field words (toolgen/knowledge/gloss.py) and the glossary toolgen ships, which must be
+what build_glossary.py makes of the pinned CC-CEDICT package."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from toolgen.intent import classify
+from toolgen.knowledge import build_glossary, gloss
+from toolgen.planner.offline import OfflinePlanner
+
+
+def test_the_shipped_glossary_is_what_the_pinned_dictionary_gives() -> None:
+    shipped = json.loads(gzip.decompress(build_glossary.DATA.read_bytes()))
+    assert shipped == build_glossary.build()  # else: make glossary
+    assert "CC-CEDICT" in shipped["about"] and "ShareAlike" in shipped["about"]
+
+
+@pytest.mark.parametrize(
+    ("senses", "name"),
+    [
+        (["to take good care of (or conserve) one's health", "to keep in good repair", "maintenance"], "maintenance"),
+        (["poem for singing", "tune", "music"], "tune"),  # one word when one of the first senses is one
+        (["surname Yu"], None),  # a pointer says nothing of the meaning
+        (["to hand in"], "hand in"),  # a verb's sense, without its "to", when there is no noun's
+        (["outfit or suit (of clothes)"], "outfit"),
+        (["(possessive particle, literary equivalent of 的[de5])"], ""),  # grammatical: cut at, named by nothing
+        (["a very long sense that runs over three words"], None),
+    ],
+)
+def test_a_word_is_named_by_its_first_short_sense(senses: list[str], name: str | None) -> None:
+    assert build_glossary.gloss(senses) == name
+
+
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("天气怎样", "weather"),  # the question word goes
+        ("有没有发票", "invoice"),
+        ("当前里程", "current mileage"),
+        ("PM2.5", "pm2.5"),
+        ("饵", None),  # a single character has too many senses to name a field by
+        ("做个东西记他吃没吃", None),  # a piece of a sentence, not a name
+    ],
+)
+def test_a_chinese_field_phrase_gets_an_english_name(phrase: str, name: str | None) -> None:
+    assert gloss.english(phrase) == name
+
+
+def test_a_question_of_the_form_a_not_a_is_the_word_asked_about() -> None:
+    assert gloss.english("要不要发票") == gloss.english("发票") == "invoice"
+
+
+def test_a_composed_chinese_tool_names_its_guessed_fields_in_english() -> None:
+    text = "海钓记录：去了哪、天气怎样、潮汐、钓到什么鱼"
+    intent = classify(text)
+    fields = OfflinePlanner().plan(text, intent, []).program.entities
+    (entity,) = fields.values()
+    assert "weather" in entity.fields and entity.fields["weather"].label == "天气"
+    assert not [name for name in entity.fields if name.startswith(("measure_", "asked_"))], list(entity.fields)
+    english = OfflinePlanner().plan(text, intent.model_copy(update={"lang": "en"}), []).program
+    (entity,) = english.entities.values()
+    assert entity.fields["weather"].label == "Weather"  # the tool's English labels read it too

@@ -1,0 +1,72 @@
+"""English names for Chinese words a request uses for a field the knowledge base does not know.
+
+"钓鱼日志：去了哪、天气怎样、用的什么饵" asks for a weather field; without a name in English it would be ``measure_2``
+in the tool's API and "天气怎样" in its English labels. The glossary (toolgen/knowledge/data/glossary_zh.json.gz,
+built from CC-CEDICT by build_glossary.py) names it: the phrase is cut into the glossary's words, longest first;
+grammatical words and question words (的, 了, 什么, 怎样, 有没有, 来不来's 不来) are dropped, and the words left, two
+characters or more each (a single character has too many senses to name a field by), give the name in their order
+("递交日期" -> "present date"). A phrase with more than one character outside such words is a piece of a sentence
+("做个东西记他吃没吃"), not a name, and gets none. Read at planning time only, once per process.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from functools import cache
+
+from toolgen.knowledge.build_glossary import DATA, MAX_CHARS
+
+# question words and the verbs of a question: what a field is asked with, not what it is
+QUESTION_WORDS = frozenset(
+    "什么 啥 哪 哪个 哪些 哪里 哪儿 几 几个 多少 怎样 怎么样 怎么 如何 有没有 没有 是否 是不是 多久 多长 谁 还是 "
+    "一下 了没 没".split()
+)
+MAX_NAME_WORDS = 4
+
+
+@cache
+def glossary() -> dict[str, str]:
+    """Simplified word -> English gloss ("" for a grammatical word)."""
+    document = json.loads(gzip.decompress(DATA.read_bytes()))
+    words: dict[str, str] = document["words"]
+    return words
+
+
+def words(phrase: str) -> list[str]:
+    """The phrase cut into the glossary's words, longest match first; a character it lacks stands alone."""
+    known = glossary()
+    cut: list[str] = []
+    i = 0
+    while i < len(phrase):
+        for size in range(min(MAX_CHARS, len(phrase) - i), 0, -1):
+            piece = phrase[i : i + size]
+            if size == 1 or piece in known or piece in QUESTION_WORDS:
+                cut.append(piece)
+                i += size
+                break
+    return cut
+
+
+def english(phrase: str) -> str | None:
+    """An English name for a Chinese field phrase ("天气怎样" -> "weather", "食物过敏" -> "food oversensitive"), or
+    None when none of its words has one."""
+    known = glossary()
+    names: list[str] = []
+    loose = 0  # characters no word of two or more covers: a fragment of a sentence, not a name
+    phrase = re.sub(r"([\u4e00-\u9fff])[不没]\1", r"\1", phrase)  # 来不来, 拼没拼, 适不适合: the word asked about
+    for run in re.findall(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9.]*", phrase):
+        if not re.match(r"[\u4e00-\u9fff]", run):
+            names.append(run.lower())
+            continue
+        for word in words(run):
+            gloss = known.get(word)
+            if len(word) >= 2 and word not in QUESTION_WORDS and gloss:
+                names.append(gloss)
+            elif len(word) == 1 and gloss and word not in QUESTION_WORDS:
+                loose += 1
+    if not names or loose > 1:
+        return None
+    name = " ".join(dict.fromkeys(names))
+    return " ".join(name.split()[-MAX_NAME_WORDS:])  # a Chinese phrase ends in what it names: keep the end
