@@ -140,10 +140,28 @@ def test_expense_splitter_settles_with_the_fewest_transfers():
 def test_focus_planner_sorts_by_weekday_and_totals_hours():
     focus = Tool("plan my week in focus blocks, 6 hours per week")
     focus.call("addBlock", {"day": "wed", "start": "09:00", "minutes": 120, "focus": "thesis"})
-    focus.call("addBlock", {"day": "mon", "start": "10:00", "minutes": 90, "focus": "reading"})
+    monday = focus.call("addBlock", {"day": "mon", "start": "10:00", "minutes": 90, "focus": "reading"})
     assert [b["day"] for b in focus.call("listBlocks")["items"]] == ["mon", "wed"]
     assert focus.call("listBlocks")["items"][0]["hours"] == 1.5
-    assert metrics(focus.call("totals")) == {"hours": 3.5, "goal_hours": 6.0, "remaining_hours": 2.5}
+    assert metrics(focus.call("totals")) == {"hours": 3.5, "blocks_done": 0, "goal_hours": 6.0, "remaining_hours": 2.5}
+    focus.call("updateBlock", {"done": True}, row_id=monday["id"])
+    assert metrics(focus.call("totals"))["blocks_done"] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "block", "rest"),
+    [
+        ("plan my afternoon in 45 minute focus blocks with 15 min breaks", 45, 15),
+        ("pomodoro planner for my thesis chapters", 25, 5),  # a pomodoro unless said otherwise
+        ("番茄钟排一下明天上午：每个番茄30分钟，休息10分钟", 30, 10),
+        ("plan my week in focus blocks, 6 hours per week", 90, 10),
+    ],
+)
+def test_focus_blocks_and_breaks_take_the_lengths_the_request_gives(text: str, block: int, rest: int) -> None:
+    focus = Tool(text)
+    assert focus.program.name == "focus_planner"
+    row = focus.call("addBlock", {"focus": "write"})  # the day and start time default
+    assert (row["minutes"], row["break_minutes"], row["done"]) == (block, rest, False)
 
 
 def test_todo_list_counts_open_and_done():

@@ -534,8 +534,27 @@ def _countdown(text: str) -> dict[str, Any]:
     return {"date": find_date(text), "event": find_event(text)}
 
 
+_MINUTES = r"(\d{1,3})\s*(?:-?\s*min(?:ute)?s?\b|分钟)"
+_BLOCK = re.compile(
+    _MINUTES + r"\s*(?:of\s+)?(?:focus|work|deep work|blocks?|sessions?|sprints?|pomodoros?)|"
+    r"(?:每个番茄|番茄钟?|专注|每段|每块)\s*(\d{1,3})\s*分钟|(?:blocks?|sessions?) of\s+" + _MINUTES,
+    re.IGNORECASE,
+)
+_BREAK = re.compile(_MINUTES + r"\s*(?:of\s+)?(?:breaks?|rest)|休息\s*(\d{1,3})\s*分钟|breaks? of\s+" + _MINUTES, re.I)
+_POMODORO = re.compile(r"pomodoro|番茄", re.IGNORECASE)
+
+
 def _focus(text: str) -> dict[str, Any]:
-    return {"goal": _goal_slot(text, ("hour", "minute"))}
+    """A weekly goal of hours, and the length of a block and of the break after it ("50 min focus blocks w/ 10 min
+    breaks", "每个番茄25分钟，中间休息5分钟"; a pomodoro is 25 and 5 unless the request says otherwise)."""
+    block = next((int(g) for m in _BLOCK.finditer(text) for g in m.groups() if g), None)
+    rest = next((int(g) for m in _BREAK.finditer(text) for g in m.groups() if g), None)
+    if _POMODORO.search(text):
+        block, rest = block or 25, rest or 5
+    goal = _goal_slot(text, ("hour", "minute"))
+    if goal and goal.get("unit") == "minute" and goal.get("value") in (block, rest):
+        goal = None  # "50 min focus blocks": the length of a block, not a goal for the week
+    return {"goal": goal, "block_minutes": block, "break_minutes": rest}
 
 
 _EXTRACTORS: dict[str, Any] = {

@@ -475,6 +475,8 @@ def focus_planner(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     goal = intent.slots.get("goal") or {}
     hours = number((goal.get("value") or 0) / (60 if goal.get("unit") == "minute" else 1), 10.0)
+    block = int(intent.slots.get("block_minutes") or 90)
+    rest = int(intent.slots.get("break_minutes") or 10)
     return {
         "name": "focus_planner",
         "title": text("focus.title", lang),
@@ -493,9 +495,11 @@ def focus_planner(intent: Intent, fact: Fact) -> dict[str, Any]:
                     ),
                     "start": field("time", "start", lang, required=True, default="09:00"),
                     "minutes": field(
-                        "integer", "minutes_block", lang, required=True, default=90, minimum=5, maximum=600
+                        "integer", "minutes_block", lang, required=True, default=block, minimum=5, maximum=600
                     ),
                     "focus": field("string", "focus", lang, required=True, max_length=120),
+                    "break_minutes": field("integer", "break_minutes", lang, default=rest, minimum=0, maximum=120),
+                    "done": field("boolean", "done", lang, default=False),
                 },
             }
         },
@@ -522,7 +526,7 @@ def focus_planner(intent: Intent, fact: Fact) -> dict[str, Any]:
                 lang,
                 entity="block",
                 group_by="day",
-                metrics={"blocks": "count()", "minutes": "sum(minutes)"},
+                metrics={"blocks": "count()", "minutes": "sum(minutes)", "break_minutes": "sum(break_minutes)"},
             ),
             op(
                 "totals",
@@ -534,6 +538,7 @@ def focus_planner(intent: Intent, fact: Fact) -> dict[str, Any]:
                 constants={"goal": hours},
                 metrics={
                     "hours": "round(sum(minutes) / 60, 1)",
+                    "blocks_done": "count_where(done, True)",
                     "goal_hours": "goal",
                     "remaining_hours": "round(max(goal - sum(minutes) / 60, 0), 1)",
                 },
