@@ -69,7 +69,7 @@ def test_new_shows_stages_then_urls_and_invoke_calls_the_tool(server):
     assert added.returncode == 0, added.stderr
     assert json.loads(added.stdout)["habit"] == "read"
     streaks = json.loads(toolgen("invoke", tool_id, "habitStreaks", env=env).stdout)
-    assert streaks["groups"][0]["key"] == "read" and streaks["groups"][0]["metrics"]["days"] == 1
+    assert streaks["groups"][0]["key"] == "read" and streaks["groups"][0]["metrics"]["days_done"] == 1
     listed = toolgen("tools", env=env)
     assert tool_id in listed.stdout
 

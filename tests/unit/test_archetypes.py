@@ -67,7 +67,7 @@ def test_habit_tracker_counts_streaks_per_habit():
         habits.call("checkIn", {"habit": "meditate", "date": day})
     habits.call("checkIn", {"habit": "floss", "date": "2026-11-28"})
     groups = {g["key"]: g["metrics"] for g in habits.call("habitStreaks")["groups"]}
-    assert groups["meditate"] == {"days": 3, "current_streak": 3, "last_day": "2026-12-02", "completion_pct": 100}
+    assert groups["meditate"] == {"days_done": 3, "current_streak": 3, "last_day": "2026-12-02", "completion_pct": 100}
     assert groups["floss"]["current_streak"] == 0
     assert groups["floss"]["completion_pct"] == 20  # one day of the five since its first check-in
     assert [r["habit"] for r in habits.call("listCheckins", habit="floss")["items"]] == ["floss"]

@@ -114,7 +114,7 @@ def test_habit_streaks_are_grouped_by_habit():
         call(habits, "POST", "/checkins", body={"habit": "read", "date": day})
     call(habits, "POST", "/checkins", body={"habit": "walk", "date": "2026-12-01"})
     groups = {g["key"]: g["metrics"] for g in call(habits, "GET", "/streaks")[1]["groups"]}
-    assert groups["read"]["days"] == 2 and groups["walk"]["days"] == 1
+    assert groups["read"]["days_done"] == 2 and groups["walk"]["days_done"] == 1
 
 
 def test_compute_reads_query_inputs_with_defaults():

@@ -249,6 +249,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "metric.goal": ("Goal", "目标"),
     "metric.remaining": ("Left", "剩余"),
     "metric.days": ("Days", "天数"),
+    "metric.days_done": ("Days done", "完成天数"),
     "metric.current_streak": ("Current streak (days)", "当前连续天数"),
     "metric.last_day": ("Last day", "最近一次"),
     "metric.mg": ("Caffeine (mg)", "咖啡因（毫克）"),

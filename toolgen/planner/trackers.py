@@ -132,7 +132,7 @@ def habit_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
                 entity="checkin",
                 group_by="habit",
                 metrics={
-                    "days": "count()",
+                    "days_done": "count()",
                     "current_streak": "streak(date)",
                     "last_day": "max(date)",
                     # the share of days since the habit's first check-in that have one (one check-in a day)
