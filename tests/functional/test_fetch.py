@@ -195,6 +195,31 @@ def test_a_daily_forecast_for_one_place_is_a_row_per_day(overrides, upstream):
     assert "latitude=41.85" in upstream.requests[-1] and "forecast_days=7" in upstream.requests[-1]
 
 
+def test_several_places_read_day_by_day_are_a_row_per_place_and_day(overrides, upstream):
+    app, program = tool("看一下北京、上海、广州这周每天会不会下雨，降水概率多少")
+    assert program.archetype == "rain_forecast"  # nothing to rank: each city's days, not a ranking
+    status, body = call(app, program.operations[0].path)
+    assert status == 200, body
+    rows = body["items"]
+    assert len(rows) == 21 and [r["city"] for r in rows[::7]] == ["北京", "上海", "广州"]
+    assert [r["date"] for r in rows[7:14]] == [f"2026-12-{d:02d}" for d in range(2, 9)]
+    assert len({(r["city"], r["rain_chance"]) for r in rows}) > 3  # each place's own figures, not one copied
+    assert "latitude=39.91%2C31.22%2C23.12" in upstream.requests[-1]
+
+
+def test_a_lookup_shows_the_measures_the_request_names_besides_its_own(overrides, upstream):
+    app, program = tool("看一下北京今天的紫外线指数和湿度，要不要带伞")
+    assert program.archetype == "uv_index"
+    status, body = call(app, program.operations[0].path)
+    assert status == 200, body
+    row = body["items"][0]
+    assert {"uv_max", "humidity", "rain"} <= set(row) and row["city"] == "北京"
+    assert all(isinstance(row[k], (int, float)) for k in ("uv_max", "humidity", "rain"))
+    daily = upstream.requests[-1].split("daily=")[1].split("&")[0]
+    assert daily.split("%2C") == ["uv_index_max", "relative_humidity_2m_mean", "precipitation_probability_max"]
+    assert program.labels["humidity"] == "湿度（%）" and program.labels["rain"] == "降雨概率（%）"
+
+
 def test_a_composed_lookup_reaches_only_the_platforms_apis(overrides):
     _, program = tool("what time is sunset in Lisbon this week")
     data = json.loads(program.model_dump_json())

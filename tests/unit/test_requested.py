@@ -7,8 +7,8 @@ import pytest
 
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
-from toolgen.intent.details import listed, periods
-from toolgen.knowledge.base import library
+from toolgen.intent.details import listed, periods, recurring_tasks
+from toolgen.knowledge.base import library, measures_named
 from toolgen.knowledge.fields import duplicates
 
 
@@ -383,3 +383,101 @@ def test_a_readings_change_counts_from_the_earliest_date_not_the_first_typed() -
     figures = tool.call("stats")["metrics"]
     assert figures["change_weight_kg"] == -2.5 and figures["max_weight_kg"] == 82
     assert "变化" in Tool("每周记一下体重").program.labels["change_weight_kg"]
+
+
+# --- tasks listed with how often each recurs: a schedule of them --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tasks"),
+    [
+        (
+            "home maintenance schedule: HVAC filter every 3 months, gutters twice a year, smoke alarm test monthly",
+            [("HVAC filter", 90), ("gutters", 182), ("smoke alarm test", 30)],
+        ),
+        (
+            "remind me to water the fern every 3 days and the cactus every 2 weeks",
+            [("water the fern", 3), ("cactus", 14)],
+        ),
+        ("提醒我：每三天浇一次花、每个月施一次肥、每周擦一次叶子", [("浇花", 3), ("施肥", 30), ("擦叶子", 7)]),
+        ("车的保养：机油一年两次，轮胎每半年换位一次", [("机油", 182), ("轮胎换位", 182)]),
+        ("meds: vitamin D every Sunday, iron daily", [("vitamin D", 7), ("iron", 1)]),
+    ],
+)
+def test_tasks_listed_with_how_often_each_recurs_are_read(text: str, tasks: list[tuple[str, int]]) -> None:
+    assert [(t["task"], t["every_days"]) for t in recurring_tasks(text)] == tasks
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "每个月月底抄一次电表和水表读数，想算出每个月用了多少度电、多少吨水",  # one task, and what to see
+        "想记录每天的心情，开心、难过、焦虑这种，写几句原因，每周看看情绪变化",
+        "log my runs every day and show my weekly total",
+    ],
+)
+def test_what_to_see_each_week_is_not_a_task(text: str) -> None:
+    assert len(recurring_tasks(text)) < 2
+
+
+def test_a_home_maintenance_list_with_intervals_is_a_schedule_of_those_tasks() -> None:
+    tool = Tool("home maintenance: furnace filter every 3 months, smoke detector batteries yearly, "
+                "fridge water filter every 6 months. when did I last do each and what's coming due")  # fmt: skip
+    assert tool.intent.shape == "schedule" and tool.program.title == "Home Maintenance Schedule"
+    assert set(tool.fields) == {"task", "every_days", "last_done", "note"}  # the list is rows, not columns
+    add = next(op.id for op in tool.program.operations if op.kind == "create")
+    tool.call(add, {"task": "smoke detector batteries", "last_done": "2026-06-01"})
+    tool.call(add, {"task": "furnace filter", "last_done": "2026-10-01"})
+    tool.call(add, {"task": "garage door", "last_done": "2026-11-01"})  # not listed: the usual interval
+    tool.call(add, {"task": "fridge water filter", "last_done": "2026-11-20", "every_days": 150})  # given wins
+    rows = {
+        r["task"]: r for r in tool.call(next(op.id for op in tool.program.operations if op.kind == "list"))["items"]
+    }
+    assert rows["smoke detector batteries"]["every_days"] == 365 and rows["furnace filter"]["every_days"] == 90
+    assert rows["garage door"]["every_days"] == 90 and rows["fridge water filter"]["every_days"] == 150
+    assert rows["furnace filter"]["next_due"] == "2026-12-30"
+
+
+def test_a_chinese_list_of_recurring_chores_gets_chinese_tasks() -> None:
+    tool = Tool("提醒我：每三天浇一次花、每个月施一次肥、每周擦一次叶子")
+    assert tool.intent.shape == "schedule"
+    assert tool.fields["task"].default == "浇花" and "施肥每30天" in tool.program.description
+
+
+# --- a lookup shows what the request names besides its subject's own figures ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("看一下北京今天的紫外线指数和湿度，要不要带伞", ["humidity", "rain", "uv"]),
+        ("wind and wave conditions for surfing at malibu this weekend", ["wind", "waves"]),
+        ("what's the feels like temperature and humidity in Houston", ["temperature", "feels_like", "humidity"]),
+        ("今天北京空气怎么样？PM2.5多少", ["aqi", "pm2_5"]),
+        ("sunrise and sunset times for the next week", ["sunrise", "sunset"]),
+    ],
+)
+def test_the_measures_a_request_names_are_read(text: str, named: list[str]) -> None:
+    assert measures_named(text) == named
+
+
+def test_a_measure_named_beside_a_place_is_not_an_unknown_place() -> None:
+    intent = classify("看一下北京今天的紫外线指数和湿度，要不要带伞")
+    assert intent.slots["cities"] == ["Beijing"] and "unresolved_places" not in intent.slots
+
+
+def test_every_measure_reads_a_platform_api_and_a_series_it_has() -> None:
+    for measure in library().measures.values():
+        assert measure.reads, measure.id
+        for api, series in measure.reads.items():
+            for name in series:
+                value = measure.value(api, name)
+                assert value is not None and value.label.en and value.label.zh, (measure.id, api, name)
+    assert library().measures["uv"].value("forecast", "current") is None  # not every API gives every series
+
+
+def test_a_ranking_word_keeps_several_places_a_ranking_even_read_day_by_day() -> None:
+    assert classify("which of Beijing, Shanghai and Guangzhou will be rainiest each day this week").archetype == (
+        "weather_ranking"
+    )
+    assert classify("will it rain each day this week in Beijing, Shanghai and Guangzhou").archetype == "rain_forecast"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
 from toolgen.intent.asked import asked
@@ -24,6 +24,7 @@ from toolgen.intent.details import (
     many,
     order,
     periods,
+    recurring_tasks,
     tracked_object,
 )
 from toolgen.intent.gazetteer import UNITS
@@ -39,7 +40,7 @@ from toolgen.intent.slots import (
     find_units,
     is_chinese,
 )
-from toolgen.knowledge.base import library
+from toolgen.knowledge.base import Subject, library, measures_named
 from toolgen.knowledge.fields import requested_fields
 from toolgen.knowledge.places import place_like
 from toolgen.models import Intent
@@ -201,7 +202,28 @@ def classify(text: str) -> Intent:
         and len(find_cities(text)) <= 1
         and not _PLACES.search(text)
     )
-    if reading.subject is not None and (subject_score > top or not named or same_shape_many or recorded or one_place):
+    # several places read day by day, with nothing to rank ("这周每天会不会下雨"): a forecast's days, per place
+    day_by_day = (
+        reading.subject is not None
+        and reading.subject.shape == "lookup"
+        and NAMED_SHAPES[top_name] == "lookup"
+        and _PER_DAY.search(text) is not None
+        and order(text) is None
+        and _RANKED.search(text) is None
+    )
+    # tasks listed each with how often it recurs ("HVAC filter every 3 months, gutters twice a year"): a schedule of
+    # those tasks, whatever the subject's own shape (a home's maintenance is otherwise a log of jobs done)
+    tasks = recurring_tasks(text)
+    if (
+        len(tasks) >= 2
+        and any(t["every_days"] > 1 for t in tasks)
+        and (reading.subject is None or reading.subject.shape in ("log", "collection", "schedule"))
+        and not (named and NAMED_SHAPES[top_name] not in ("log", "collection"))
+    ):
+        return _scheduled(text, lang, reading.subject, max(subject_score, 2.0), top, tasks)
+    if reading.subject is not None and (
+        subject_score > top or not named or same_shape_many or recorded or one_place or day_by_day
+    ):
         return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
     if named:
         return _named(text, lang, top_name, confidence)
@@ -217,6 +239,18 @@ def classify(text: str) -> Intent:
     if shape in GUESSABLE and len(candidates) < 4:
         candidates.append(f"custom_{shape}")
     return Intent(archetype=None, confidence=round(confidence, 3), lang=lang, candidates=candidates, shape=shape)
+
+
+_RANKED = re.compile(
+    r"\b(rank\w*|which|best|worst|compare)\b|[a-z]est\b|排名|排行|排序|哪个|哪座|哪里|哪儿|最|比较", re.I
+)
+# A forecast read day by day, for every place it names ("每天会不会下雨", "for the next few days").
+_PER_DAY = re.compile(
+    r"\b(each|every|per) day\b|\bday by day\b|\bdaily\b|\b(next|coming) (few|couple of|\d+|two|three|five|seven) "
+    r"days\b|\bfor the (next|coming) week\b"
+    r"|每天|每日|逐日|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天",
+    re.IGNORECASE,
+)
 
 
 # Shapes a tool can be guessed in for a subject the knowledge base does not know (a formula cannot be guessed).
@@ -272,8 +306,13 @@ def _composed(
         ]
         if others:
             slots["with_subjects"] = others
-    if shape == "lookup":  # the places it reads, and which end of the ranking the person asks about
-        slots.update(cities=find_cities(text), unresolved_places=place_like(text), order=order(text))
+    if shape == "lookup":  # the places it reads, which end of the ranking the person asks about, what it shows
+        measures = measures_named(text)
+        words = {w.lower() for m in measures for w in [*library().measures[m].en, *library().measures[m].zh]}
+        unresolved = [p for p in place_like(text) if p.lower() not in words]  # "紫外线和湿度": a measure, no place
+        slots.update(cities=find_cities(text), unresolved_places=unresolved, order=order(text), measures=measures)
+        if _PER_DAY.search(text):
+            slots["per_day"] = True
     confidence = (1 - math.exp(-score / 2.0)) * score / (score + rival) if score > 0 else 0.0
     return Intent(
         archetype=subject or f"custom_{shape}",
@@ -283,6 +322,27 @@ def _composed(
         shape=shape,
         subject=subject,
     )
+
+
+def _scheduled(
+    text: str,
+    lang: Literal["en", "zh"],
+    subject: Subject | None,
+    score: float,
+    rival: float,
+    tasks: list[dict[str, Any]],
+) -> Intent:
+    """A schedule of the listed recurring tasks, titled by the subject when it has another shape."""
+    own = subject if subject is not None and subject.shape == "schedule" else None
+    intent = _composed(text, lang, own.id if own else None, "schedule", score, rival)
+    # the list is the tasks, not fields of a row ("smoke alarm test monthly" is no column)
+    slots = {k: v for k, v in intent.slots.items() if k not in ("listed", "asked", "fields")} | {"tasks": tasks}
+    if subject is not None and own is None:  # "Home maintenance" of a log's title, as the schedule's
+        title = re.sub(
+            r"\s*(log|tracker|journal|diary|list)$|(记录|日志|清单|账本)$", "", subject.title.in_(lang), flags=re.I
+        )
+        slots["object"] = title or subject.title.in_(lang)
+    return intent.model_copy(update={"slots": slots})
 
 
 def clarifying_question(intent: Intent) -> str:

@@ -53,20 +53,29 @@ def _count(token: str) -> int | None:
 def every_days(text: str) -> int | None:
     """The interval a recurring task has, in days ("every 3 days" 3, "weekly" 7, "每两周" 14, "每月" 30)."""
     t = text.lower()
-    m = re.search(r"every\s+(\d+|[a-z]+)?\s*(day|week|fortnight|month|year)s?\b", t)
+    m = re.search(r"every\s+(?:(\d+|[a-z]+)\s*)??(?<![a-z])(day|week|fortnight|month|year)s?\b", t)
     if m:
         n = _count(m.group(1)) if m.group(1) else 1
         return (n or 1) * _PERIOD_DAYS[m.group(2)]
     m = re.search(r"\bevery\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?\b", t)
     if m:
         return 7
-    m = re.search(r"\b(once|twice|three times)\s+a\s+(week|month)\b", t)
+    m = re.search(r"\b(once|twice|three times|four times)\s+(?:a|per|each)\s+(week|month|year)\b", t)
     if m:
-        per = {"once": 1, "twice": 2, "three times": 3}[m.group(1)]
+        per = {"once": 1, "twice": 2, "three times": 3, "four times": 4}[m.group(1)]
         return max(1, _PERIOD_DAYS[m.group(2)] // per)
-    for word, days in (("daily", 1), ("weekly", 7), ("fortnightly", 14), ("biweekly", 14), ("monthly", 30)):
+    for word, days in (("daily", 1), ("weekly", 7), ("fortnightly", 14), ("biweekly", 14), ("monthly", 30),
+                       ("quarterly", 91), ("yearly", 365), ("annually", 365), ("each year", 365)):  # fmt: skip
         if re.search(rf"\b{word}\b", t):
             return days
+    m = re.search(
+        r"(?<![每\d])(\d+|[一两二三四五六七八九十]+)(个)?(天|周|星期|月|年)([一两二三四五六七八九十\d]+)次", text
+    )
+    if m:  # "一年两次": twice a year
+        n, times = _count(m.group(1)) or 1, _count(m.group(4)) or 1
+        return max(1, n * _PERIOD_DAYS[m.group(3)] // times)
+    if re.search(r"每半年|半年一次", text):
+        return 182
     m = re.search(r"每隔?\s*(\d+|[一两二三四五六七八九十]+)?\s*(个)?(天|周|星期|月|年)", text)
     if m:
         n = _count(m.group(1)) if m.group(1) else 1
@@ -381,6 +390,49 @@ def listed(text: str) -> list[str]:
     if sum(item.lower() in places for item in items) >= 2:  # places are what a ranking compares, not fields
         return []
     return list(dict.fromkeys(items))[:8] if len(items) >= 2 else []
+
+
+# What says how often a listed task recurs, to be cut from its name ("gutters twice a year" -> "gutters").
+_RECURRENCE = re.compile(
+    r"\b(?:every\s+(?:\d+|[a-z]+\s+)?\s*(?:days?|weeks?|fortnights?|months?|years?)|every\s+(?:monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)s?|(?:once|twice|three times|four times)\s+(?:a|per|each)\s+"
+    r"(?:week|month|year)|daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|each year)\b"
+    r"|每隔?\s*(?:\d+|[一两二三四五六七八九十半]+)?\s*个?(?:天|周|星期|月|年)|[一\d]+个?(?:天|周|月|年)[一两二三四\d]+次"
+    r"|[一两二三四五六七八九十\d]+[次遍]|半年一次",
+    re.IGNORECASE,
+)
+
+
+# A part that says what the tool should do, not a task to do ("每周汇总一下", "want to see how it changes weekly").
+_NOT_A_TASK = re.compile(
+    r"\b(track|log|record|show|see|tell|when|schedule|want|how|what|summar\w*|total)\b"
+    r"|想|记|看|汇总|统计|算|多少|几|什么|谁|怎么|哪",
+    re.IGNORECASE,
+)
+
+
+def recurring_tasks(text: str) -> list[dict[str, Any]]:
+    """The tasks a request lists with how often each recurs ("HVAC filter every 3 months, gutters twice a year",
+    "每三天浇花、每个月施肥"): ``{"task": "HVAC filter", "every_days": 90}`` each, in order."""
+    body = re.split(r"[:：]", text, maxsplit=1)[-1]
+    tasks = []
+    for part in re.split(r"\s*[,;，；、。]\s*|\s+and\s+(?=[a-z])|(?<=[次遍])和", body):
+        days = every_days(part)
+        if not days:
+            continue
+        task = _RECURRENCE.sub(" ", part)
+        task = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", task.strip())
+        task = re.sub(
+            r"^(?:please |and |also |plus |then )*(?:remind me to |remind me |i need to |i have to |help me )?"
+            r"(?:my |the |our )?|[\s.!?-]+$|^(?:提醒我|帮我|记得)",
+            "",
+            task,
+            flags=re.I,
+        )
+        task = re.sub(r"\s{2,}", " ", task).strip(" -–—")
+        if 1 < len(task) <= 60 and not _NOT_A_TASK.search(task):
+            tasks.append({"task": task, "every_days": days})
+    return tasks
 
 
 _MEASURING = re.compile(

@@ -157,6 +157,39 @@ class Lookup(Strict):
         return self
 
 
+class MeasureRead(Strict):
+    """How one API gives a measure in one series."""
+
+    var: str = Field(pattern=r"^[a-z][a-z0-9_]{0,59}$")
+    unit: str | None = Field(default=None, max_length=20)
+    reduce: Literal["max", "min", "sum", "avg", "first"] = "first"
+    label: Words | None = Field(default=None, description="when the series reads it otherwise ('High' for a day)")
+
+    _label = field_validator("label", mode="before")(_words)
+
+
+class Measure(Strict):
+    """A figure a lookup may show when a request names it ("and the humidity", "要不要带伞"), with the variable
+    each public API gives it by: a lookup subject's own values, widened by what the person asked for."""
+
+    id: str = Field(pattern=NAME)
+    en: list[str] = Field(min_length=1, max_length=20)
+    zh: list[str] = Field(min_length=1, max_length=20)
+    label: Words
+    type: Literal["number", "string"] = "number"
+    reads: dict[Literal["forecast", "air_quality", "marine"], dict[Literal["current", "daily"], MeasureRead]]
+
+    _label = field_validator("label", mode="before")(_words)
+
+    def value(self, api: str, series: str) -> LookupValue | None:
+        """This measure as a lookup's value on ``api``'s ``series``, when that API gives it there."""
+        read = self.reads.get(api, {}).get(series)  # type: ignore[call-overload]
+        if read is None:
+            return None
+        label = read.label or self.label
+        return LookupValue(var=read.var, reduce=read.reduce, type=self.type, label=label, unit=read.unit)
+
+
 class Subject(Strict):
     id: str = Field(pattern=NAME)
     shape: Shape
@@ -217,6 +250,7 @@ class Library(Strict):
 
     fields: dict[str, FieldDef]
     subjects: dict[str, Subject]
+    measures: dict[str, Measure] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _references(self) -> Library:
@@ -272,7 +306,14 @@ def load(data: Path = DATA) -> Library:
             if subject.id in subjects:
                 raise ValueError(f"{path.name}: subject {subject.id!r} is defined twice")
             subjects[subject.id] = subject
-    return Library(fields=fields, subjects=subjects)
+    measures: dict[str, Measure] = {}
+    if (data / "measures.json").exists():
+        for raw in json.loads((data / "measures.json").read_text()):
+            measure = Measure.model_validate(raw)
+            if measure.id in measures:
+                raise ValueError(f"measures.json: measure {measure.id!r} is defined twice")
+            measures[measure.id] = measure
+    return Library(fields=fields, subjects=subjects, measures=measures)
 
 
 @cache
@@ -287,3 +328,14 @@ def snake(text: str) -> str:
     if not name or not name[0].isalpha():
         name = "item" + ("_" + name if name else "")
     return name[:40].rstrip("_")
+
+
+def measures_named(text: str) -> list[str]:
+    """The measures a request names ("UV and humidity", "要不要带伞"), in the order the knowledge base lists them."""
+    lowered = text.lower()
+    found = []
+    for measure in library().measures.values():
+        english = any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", lowered) for w in measure.en)
+        if english or any(w.lower() in lowered for w in measure.zh):
+            found.append(measure.id)
+    return found

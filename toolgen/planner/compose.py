@@ -611,7 +611,20 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": task_default} if task_default else {}))}
     for f in fields:
         specs.setdefault(f.name, field_spec(f, lang))
-    specs["every_days"] = field_spec(lib.fields["every_days"], lang, default=every)
+    tasks = intent.slots.get("tasks") or []
+    derive: dict[str, str] = {}
+    constants: dict[str, Any] = {}
+    if tasks:  # the tasks the request listed: the first is the form's default, each one's interval derived by name
+        specs["task"] = field_spec(task, lang, default=tasks[0]["task"])
+        specs["every_days"] = field_spec(lib.fields["every_days"].model_copy(update={"default": None}), lang)
+        chain = str(every)
+        for i, t in reversed(list(enumerate(tasks[:10]))):
+            constants[f"task_{i}"], constants[f"every_{i}"] = t["task"], int(t["every_days"])
+            chain = f"every_{i} if task == task_{i} else ({chain})"
+        derive["every_days"] = chain
+        every = int(tasks[0]["every_days"])
+    else:
+        specs["every_days"] = field_spec(lib.fields["every_days"], lang, default=every)
     specs["last_done"] = field_spec(lib.fields["last_done"], lang)
     if "note" not in specs:
         specs["note"] = field_spec(lib.fields["note"], lang)
@@ -627,6 +640,7 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
             "kind": "create",
             "path": path,
             "entity": entity,
+            **({"derive": derive, "constants": constants} if derive else {}),
             "summary": _say(lang, "Add a recurring task", "添加定期事项"),
         },
         {
@@ -664,9 +678,18 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
             lang,
             f"Recurring tasks and when each is next due (every {every} days unless you say).",
             f"定期要做的事和下次到期日（默认每{every}天）。",
+        )
+        if not tasks
+        else _say(
+            lang,
+            "Recurring tasks and when each is next due: "
+            + "; ".join(f"{t['task']} every {t['every_days']} days" for t in tasks)
+            + ".",
+            "定期要做的事和下次到期日：" + "；".join(f"{t['task']}每{t['every_days']}天" for t in tasks) + "。",
         ),
         "entities": {entity: {"label": entity_label, "fields": specs}},
         "operations": ops,
+        **({"defaults": {"tasks": tasks}} if tasks else {}),
         "labels": labels.names,
     }
 
@@ -826,37 +849,50 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     places = _places([*(intent.slots.get("cities") or []), *([home] if home else [])]) or _places(list(DEFAULT_CITIES))
     names = [p.name for p in places]
     shown = [p.zh or p.name for p in places] if lang == "zh" else names
-    for name, value in look.values.items():
+    values = dict(look.values)
+    for name in intent.slots.get("measures") or []:  # what the person named besides ("UV and humidity, umbrella?")
+        value = library().measures[name].value(look.api, look.series)
+        if value and name not in values and value.var not in {v.var for v in values.values()} and len(values) < 8:
+            values[name] = value
+    for name, value in values.items():
         label = value.label.in_(lang)
         unit = f"（{value.unit}）" if lang == "zh" and value.unit else f" ({value.unit})" if value.unit else ""
         labels.add(name, value.label.en + (f" ({value.unit})" if value.unit else ""), label + unit)
-    c.inferred += list(look.values)
+    c.inferred += list(values)
     query = {
         "latitude": ",".join(f"{p.lat:.2f}" for p in places),
         "longitude": ",".join(f"{p.lon:.2f}" for p in places),
         "timezone": "auto",
-        look.series: ",".join(dict.fromkeys(v.var for v in look.values.values())),
+        look.series: ",".join(dict.fromkeys(v.var for v in values.values())),
     }
-    fields: dict[str, str] = {n: v.type for n, v in look.values.items()}
-    by_day = look.series == "daily" and len(places) == 1
+    fields: dict[str, str] = {n: v.type for n, v in values.items()}
+    # a daily forecast as rows of days: for one place, or for every place when the person reads it day by day
+    by_day = look.series == "daily" and (len(places) == 1 or bool(intent.slots.get("per_day")))
     sort = look.sort
     if sort and intent.slots.get("order"):  # "哪个最差": the highest first; "the cleanest": the lowest first
         sort = ("-" if intent.slots["order"] == "high_first" else "") + sort.lstrip("-")
     if look.series == "daily":
         query["forecast_days"] = str(look.days)
-    if by_day:  # one place: the days of its forecast, as rows
+    if by_day and len(places) == 1:  # one place: the days of its forecast, as rows
         place = json.dumps(shown[0], ensure_ascii=False).replace("`", "")
-        columns = ", ".join(f"{n}: {v.var}" for n, v in look.values.items())
+        columns = ", ".join(f"{n}: {v.var}" for n, v in values.items())
         select = f"[0].daily.{{date: time, {columns}, city: `{place}`}}"
         fields = {"date": "date", **fields, "city": "string"}
         labels.add("city", "City", "城市")
         operation: dict[str, Any] = {"labels": [], "label_field": "date", "sort": None, "limit": look.days}
         labels.add("date", "Date", "日期")
+    elif by_day:  # several places, each day of each: the runtime names each place's days by its label
+        columns = ", ".join(f"{n}: {v.var}" for n, v in values.items())
+        select = f"[*].daily.{{date: time, {columns}}}"
+        fields = {"city": "string", "date": "date", **fields}
+        labels.add("city", "City", "城市")
+        labels.add("date", "Date", "日期")
+        operation = {"labels": shown, "label_field": "city", "sort": None, "limit": min(100, look.days * len(places))}
     else:
         series = look.series
         parts = [
             f"{n}: " + (_REDUCE[v.reduce].format(f"{series}.{v.var}") if series == "daily" else f"{series}.{v.var}")
-            for n, v in look.values.items()
+            for n, v in values.items()
         ]
         select = "[*].{" + ", ".join(parts) + "}"
         fields = {"city": "string", **fields}

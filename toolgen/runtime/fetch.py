@@ -156,11 +156,18 @@ def _columns(selected: dict[str, Any]) -> bool:
     return len(lengths) == 1 and next(iter(lengths)) > 0
 
 
+def _rows(selected: dict[str, Any]) -> list[dict[str, Any]]:
+    columns = {k: v for k, v in selected.items() if isinstance(v, list)}
+    same = {k: v for k, v in selected.items() if not isinstance(v, list)}  # the place: on every row
+    return [{**dict(zip(columns, row, strict=True)), **same} for row in zip(*columns.values(), strict=True)]
+
+
 def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: dt.date) -> dict[str, Any]:
     """The operation's result: ranked items, or (with outputs) figures computed from one selected object."""
     inputs = check_object(query, op.inputs, from_text=True, today=today) if op.inputs else {}
     host = urlsplit(op.url).hostname or ""
     data = fetch_json(program, _url(op, inputs))
+    labelled = False
     if isinstance(data, dict) and not op.outputs:  # many APIs answer one object for one place and a list for several
         data = [data]
     try:
@@ -176,13 +183,19 @@ def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: d
             raise UpstreamError(Message("upstream_lacks", host=host))
         return {**inputs, **result}
     if isinstance(selected, dict) and _columns(selected):  # a forecast's days come as columns: one row per day
-        columns = {k: v for k, v in selected.items() if isinstance(v, list)}
-        same = {k: v for k, v in selected.items() if not isinstance(v, list)}  # the place: on every row
-        selected = [{**dict(zip(columns, row, strict=True)), **same} for row in zip(*columns.values(), strict=True)]
+        selected = _rows(selected)
+    elif isinstance(selected, list) and selected and all(isinstance(x, dict) and _columns(x) for x in selected):
+        # several places' days: each place's rows, named by its label
+        selected = [
+            {**row, **({op.label_field: op.labels[i]} if i < len(op.labels) else {})}
+            for i, place in enumerate(selected)
+            for row in _rows(place)
+        ]
+        labelled = True
     if not isinstance(selected, list) or not all(isinstance(x, dict) for x in selected):
         raise UpstreamError(Message("upstream_shape", host=host))
     items = [dict(x) for x in selected]
-    for item, label in zip(items, op.labels, strict=False):
+    for item, label in zip(items, [] if labelled else op.labels, strict=False):
         item[op.label_field] = label
     if op.sort:
         key = op.sort.lstrip("-")
