@@ -481,3 +481,28 @@ def test_a_ranking_word_keeps_several_places_a_ranking_even_read_day_by_day() ->
         "weather_ranking"
     )
     assert classify("will it rain each day this week in Beijing, Shanghai and Guangzhou").archetype == "rain_forecast"
+
+
+# --- a named kind said outright, or shown by what the sentence lists ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("habit tracker where I can see what percent of days this month I actually meditated", "habit_tracker"),
+        ("convert recipe stuff — cups to ml, ounces to grams, fahrenheit to celsius", "unit_converter"),
+        ("Convert cups to ml, ounces to grams, and Fahrenheit to Celsius for my recipes", "unit_converter"),
+        ("stuff to do before we move out: clean the oven, cancel internet, forward mail. let me tick them off",
+         "todo_list"),
+        ("Which will have the best weather this weekend for a road trip: Portland, Seattle or Boise?",
+         "weather_ranking"),
+        ("pomodoro thing: 25 min work, 5 min break, and count how many I finish for each task", "focus_planner"),
+        ("帮我把明天的时间按块排好：几点到几点专心写论文，几点休息，几点回邮件", "focus_planner"),
+    ],
+)  # fmt: skip
+def test_a_named_kind_said_outright_or_shown_by_its_list_is_that_kind(text: str, kind: str) -> None:
+    assert classify(text).archetype == kind
+
+
+def test_grams_in_a_cup_across_dimensions_is_still_the_kitchen_conversion() -> None:
+    assert classify("how many grams in a cup of flour").archetype != "unit_converter"

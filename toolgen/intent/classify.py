@@ -99,11 +99,21 @@ def _one_dimension(units: list[str]) -> bool:
     return len(units) >= 2 and any(dimensions.count(d) >= 2 for d in set(dimensions)) and len(set(dimensions)) == 1
 
 
+def _paired(units: list[str]) -> bool:
+    """Units in pairs of one dimension each ("cups to ml, ounces to grams, fahrenheit to celsius"): several
+    conversions, each one the unit converter does (grams in a cup, across dimensions, it does not)."""
+    if len(units) < 4 or len(units) % 2:
+        return False
+    return all(UNITS[a][0] == UNITS[b][0] for a, b in zip(units[::2], units[1::2], strict=True))
+
+
 def _boosts(text: str) -> dict[str, float]:
     """Evidence from what the text names rather than how it is worded."""
     boost: dict[str, float] = {}
     if len(find_currencies(text)) >= 2:  # amounts in two currencies: a currency conversion
         boost["currency_converter"] = 3.0
+    elif _paired(find_units(text)) and _CONVERT.search(text):
+        boost["unit_converter"] = 4.0
     elif (_one_dimension(find_units(text)) or (_TEMPERATURE_READING.search(text) and find_units(text))) and (
         _CONVERT.search(text) or not _RECORDED.search(text)
     ):  # two units of one dimension are a conversion, unless the request writes amounts down ("喝一杯记一杯")
@@ -162,7 +172,12 @@ def classify(text: str) -> Intent:
             if name in NAMED_SHAPES and NAMED_SHAPES[name] == "lookup":
                 all_scores[name] = score
     said = head(text)
-    if said is not None and reading.subject is not None and read(said).subject == reading.subject:
+    if (
+        said is not None
+        and reading.subject is not None
+        and not _paired(find_units(text))  # a list of conversions after the head is no row's fields
+        and read(said).subject == reading.subject
+    ):
         # the head names the subject: a named kind is what the head says, not a word of a field listed after it
         # ("车子保养记录：…花了多少钱" is a car's service log, not a budget)
         for name, score in scores(said).items():
@@ -221,8 +236,21 @@ def classify(text: str) -> Intent:
         and not (named and NAMED_SHAPES[top_name] not in ("log", "collection"))
     ):
         return _scheduled(text, lang, reading.subject, max(subject_score, 2.0), top, tasks)
+    # the request names the named kind itself ("a habit tracker where I can see what percent of days"): a subject
+    # of another shape that one of its words names is not the tool
+    said_outright = (
+        named
+        and reading.subject is not None
+        and NAMED_SHAPES[top_name] != reading.subject.shape
+        and re.search(rf"\b{top_name.replace('_', '[ -]?')}s?\b", text, re.IGNORECASE) is not None
+    )
     if reading.subject is not None and (
-        subject_score > top or not named or same_shape_many or recorded or one_place or day_by_day
+        (subject_score > top and not said_outright)
+        or not named
+        or same_shape_many
+        or recorded
+        or one_place
+        or day_by_day
     ):
         return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
     if named:

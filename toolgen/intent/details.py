@@ -370,7 +370,7 @@ def listed(text: str) -> list[str]:
         m = _EN_LIST.match(text, trigger.end())
         if not m:
             continue
-        parts = re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", m.group("list"))
+        parts = re.split(r"\s*,\s*(?:and\s+|or\s+|&\s+)?|\s+(?:and|or|&)\s+", m.group("list"))
         parts = [re.sub(r"^(?:my|the|our|its|their|a|an)\s+", "", p.strip(), flags=re.I) for p in parts]
         parts[-1] = _NOT_ITEM.split(parts[-1])[0].strip()  # "mood every day": the list ends where the sentence goes on
         parts[-1] = re.sub(r"\s+(?:readings?|levels?|values?|numbers?|scores?)$", "", parts[-1], flags=re.I)
