@@ -39,6 +39,7 @@ ROW_FUNCTIONS = frozenset(
         "today",
         "next_yearly",
         "years_between",
+        "workdays_until",
         "hours_between",
     }
 )

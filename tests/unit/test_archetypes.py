@@ -116,6 +116,7 @@ def test_budget_counts_only_this_month_and_groups_by_category():
         "spent": 1245.5,
         "budget": 3000.0,
         "remaining": 1754.5,
+        "used_pct": 41.5,
         "over_budget": False,
     }
     assert {g["key"]: g["metrics"]["spent"] for g in budget.call("byCategory")["groups"]} == {
@@ -204,7 +205,7 @@ def test_restaurant_picker_picks_from_the_filtered_list():
 
 def test_countdown_counts_days_to_the_next_christmas():
     countdown = Tool("countdown to Christmas")
-    assert countdown.call("daysUntil") == {"days": 23, "weeks": 3.3}
+    assert countdown.call("daysUntil") == {"days": 23, "weeks": 3.3, "workdays": 17}  # today is Wednesday 2 Dec
     assert countdown.call("daysUntil", date="2027-01-01")["days"] == 30
     countdown.call("addEvent", {"name": "exam", "date": "2026-12-20"})
     countdown.call("addEvent", {"name": "trip", "date": "2026-12-05"})

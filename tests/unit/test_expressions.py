@@ -106,3 +106,25 @@ def test_constants_json_cannot_carry_are_refused(expr):
 
     with pytest.raises(ValueError, match="constant"):
         check_expression(expr, set(), frozenset())
+
+
+@pytest.mark.parametrize(
+    ("until", "expected"),
+    [
+        ("2026-12-04", 2),  # Thursday and Friday
+        ("2026-12-06", 2),  # the weekend adds none
+        ("2026-12-07", 3),
+        ("2026-12-25", 17),
+        ("2027-12-02", 261),  # a year of weekdays after a Wednesday
+        ("2026-12-02", 0),
+        ("2026-11-01", 0),  # gone: none left
+    ],
+)
+def test_working_days_until_a_date_skip_weekends(until, expected):
+    today = dt.date(2026, 12, 2)  # a Wednesday
+    brute = sum(
+        (today + dt.timedelta(days=k)).weekday() < 5
+        for k in range(1, max(0, (dt.date.fromisoformat(until) - today).days) + 1)
+    )
+    got = compute({"n": "workdays_until(d)"}, {"d": until}, {}, today=today)["n"]
+    assert got == expected == brute

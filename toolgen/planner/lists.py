@@ -297,7 +297,7 @@ def countdown(intent: Intent, fact: Fact) -> dict[str, Any]:
                 lang,
                 method="GET",
                 inputs={"date": field("date", "date", lang, required=True, **date_default)},
-                outputs={"days": "days_until(date)", "weeks": "round(days / 7, 1)"},
+                outputs={"days": "days_until(date)", "weeks": "round(days / 7, 1)", "workdays": "workdays_until(date)"},
             ),
             op("addEvent", "create", "/events", "countdown.add", lang, entity="event"),
             op(

@@ -382,6 +382,7 @@ def budget_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
                     "spent": "round(sum(amount), 2)",
                     "budget": "budget",
                     "remaining": "round(budget - sum(amount), 2)",
+                    "used_pct": "round(100 * sum(amount) / budget, 1)",
                     "over_budget": "sum(amount) > budget",
                 },
             ),

@@ -188,6 +188,17 @@ def _date_functions(today: dt.date) -> dict[str, Callable[..., Any]]:
         first, last = _minutes(start), _minutes(end)
         return None if first is None or last is None else round(((last - first) % 1440) / 60, 2)
 
+    def workdays_until(value: Any) -> int | None:
+        """Monday-to-Friday days after today up to the date, the date included (a last day at work)."""
+        day = _parse_date(value, today)
+        if day is None:
+            return None
+        span = (day - today).days
+        if span <= 0:
+            return 0
+        weeks, rest = divmod(span, 7)
+        return weeks * 5 + sum((today + dt.timedelta(days=weeks * 7 + k)).weekday() < 5 for k in range(1, rest + 1))
+
     def years_between(start: Any, end: Any) -> int | None:
         first, last = _parse_date(start, today), _parse_date(end, today)
         return None if first is None or last is None else last.year - first.year
@@ -199,6 +210,7 @@ def _date_functions(today: dt.date) -> dict[str, Callable[..., Any]]:
         "today": today.isoformat,
         "next_yearly": next_yearly,
         "years_between": years_between,
+        "workdays_until": workdays_until,
         "hours_between": hours_between,
     }
 
