@@ -8,6 +8,7 @@ import pytest
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
 from toolgen.intent.details import listed, periods, recurring_tasks
+from toolgen.intent.read import read
 from toolgen.knowledge.base import library, measures_named
 from toolgen.knowledge.fields import duplicates
 
@@ -506,3 +507,15 @@ def test_a_named_kind_said_outright_or_shown_by_its_list_is_that_kind(text: str,
 
 def test_grams_in_a_cup_across_dimensions_is_still_the_kitchen_conversion() -> None:
     assert classify("how many grams in a cup of flour").archetype != "unit_converter"
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("Birthdays of everyone in my extended family so I know whose is coming up next", "birthdays"),
+        ("gpa calculator — letter grades and credit hours per class, 4.0 scale", "grades"),  # the tool's own name
+        ("my extended family: who is who and what to call them", "relatives"),
+    ],
+)
+def test_between_subjects_named_as_surely_the_sentences_shape_decides(text: str, subject: str) -> None:
+    assert read(text).subject is not None and read(text).subject.id == subject

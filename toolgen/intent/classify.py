@@ -235,7 +235,10 @@ def classify(text: str) -> Intent:
         and (reading.subject is None or reading.subject.shape in ("log", "collection", "schedule"))
         and not (named and NAMED_SHAPES[top_name] not in ("log", "collection"))
     ):
-        return _scheduled(text, lang, reading.subject, max(subject_score, 2.0), top, tasks)
+        # what the list is of is what its head says ("home maintenance: furnace filter every 3 months, ..."), not
+        # one task's word (a filter change)
+        whole = read(re.split(r"[:：]", text, maxsplit=1)[0]).subject if re.search(r"[:：]", text) else None
+        return _scheduled(text, lang, whole or reading.subject, max(subject_score, 2.0), top, tasks)
     # the request names the named kind itself ("a habit tracker where I can see what percent of days"): a subject
     # of another shape that one of its words names is not the tool
     said_outright = (

@@ -205,6 +205,9 @@ def find_action(text: str) -> Action | None:
     return None
 
 
+_TOOL_NOUN = re.compile(r"calculator|tracker|log\b|list\b|journal|planner|schedule|计算|记录|清单|日记|计划", re.I)
+
+
 def read(text: str) -> Reading:
     """The open-world reading of ``text``."""
     action = find_action(text)
@@ -212,4 +215,14 @@ def read(text: str) -> Reading:
     reading = Reading(shape_scores=shape_scores(text), action=action)
     if found:
         reading.subject, reading.subject_score, reading.matched = found[0]
+        # between subjects named about as surely, the one of the shape the sentence asks for ("birthdays of my extended
+        # family ... whose is coming up next" is a list of dates, not a family tree)
+        scores = reading.shape_scores
+        wanted = max(scores, key=lambda k: scores[k]) if scores else None
+        named_tool = _TOOL_NOUN.search(found[0][2])  # "gpa calculator" names the tool itself: it stays
+        if wanted and scores[wanted] >= 2 and found[0][0].shape != wanted and not named_tool:
+            for subject, score, word in found[1:]:
+                if subject.shape == wanted and score >= found[0][1] - 1.0:
+                    reading.subject, reading.subject_score, reading.matched = subject, score, word
+                    break
     return reading
