@@ -239,3 +239,27 @@ def test_bmi_calculator_in_both_unit_systems():
     assert imperial == {"bmi": 28.7, "category": "overweight", "healthy_weight_min": 128.9, "healthy_weight_max": 173.6}
     zh = Tool("帮我算一下体重指数").call("bmi", weight=95, height=170)
     assert zh == {"bmi": 32.9, "category": "肥胖", "healthy_weight_min": 53.5, "healthy_weight_max": 72.0}
+
+
+def test_a_cost_split_by_room_area_gives_each_share_its_part():
+    rent = Tool("三个人合租，房租一共6000，想按面积分，主卧20平，两个次卧15平和12平，每人该出多少")
+    op = rent.program.operation("splitByWeight")
+    assert op.inputs["total"].default == 6000 and [op.inputs[f"area_{i}"].default for i in (1, 2, 3)] == [20, 15, 12]
+    shares = rent.call("splitByWeight", {"total": 6000, "area_1": 20, "area_2": 15, "area_3": 12})
+    assert [shares[f"share_{i}"] for i in (1, 2, 3)] == [2553.19, 1914.89, 1531.91]
+    assert rent.program.labels["share_1"] == "我应出" and op.inputs["area_1"].label == "面积（平方米） · 我"
+    assert rent.call("balances")["metrics"]["total"] == 0  # the shared expenses are still there
+
+
+def test_a_bill_split_by_days_at_home_and_a_repair_by_each_households_area():
+    bill = Tool("split the electricity bill of 412 with my 2 roommates based on the number of days each of us was home")
+    got = bill.call("splitByWeight", {"total": 412, "days_1": 30, "days_2": 30, "days_3": 20})
+    assert [got[f"share_{i}"] for i in (1, 2, 3)] == [154.5, 154.5, 103.0]
+    repair = Tool("小区电梯维修一共38000，要按每户的建筑面积分摊，帮我算每户出多少")
+    op = repair.program.operation("splitByWeight")
+    assert op.inputs["total"].default == 38000 and op.inputs["area_1"].label.endswith("第1户")
+
+
+def test_an_even_split_has_no_proportional_part():
+    plain = Tool("split the dinner bill evenly between me and 3 friends")
+    assert all(op.id != "splitByWeight" for op in plain.program.operations)

@@ -84,7 +84,7 @@ def every_days(text: str) -> int | None:
 
 
 _ME_AND = re.compile(
-    r"\b(?:me|myself|i)\s+(?:and|&|plus)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"\b(?:(?:me|myself|i)\s+(?:and|&|plus)|with\s+my)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?:roommates?|flatmates?|housemates?|friends?|others?|people|colleagues?|coworkers?|mates?|guys)",
     re.IGNORECASE,
 )
@@ -390,6 +390,38 @@ def listed(text: str) -> list[str]:
     if sum(item.lower() in places for item in items) >= 2:  # places are what a ranking compares, not fields
         return []
     return list(dict.fromkeys(items))[:8] if len(items) >= 2 else []
+
+
+# A cost split in proportion to something each share has: a room's area, the days each was home, an income.
+_WEIGHTED = {
+    "area": re.compile(
+        r"\b(?:by|according to|based on|in proportion to|proportional(?:ly)? to|weighted by)\s+(?:each\s+\w+'s\s+|"
+        r"the\s+|their\s+)?(?:room\s+|bedroom\s+|floor\s+)?(?:area|size|square\s+(?:feet|footage|meters?)|sq\.?\s?ft|"
+        r"sqm)\b|按(?:照)?(?:各自|每户|每个人|每人|房间)?的?(?:建筑|房间|套内)?(?:面积|平米|平方|大小)",
+        re.IGNORECASE,
+    ),
+    "days": re.compile(
+        r"\b(?:by|according to|based on|in proportion to|proportional(?:ly)? to)\s+(?:the\s+)?(?:number of\s+)?"
+        r"(?:days|nights)\b|按(?:照)?(?:各自|每个人|每人)?(?:在家|住|在)?的?(?:天数|时间)",
+        re.IGNORECASE,
+    ),
+    "income": re.compile(
+        r"\b(?:by|according to|based on|in proportion to|proportional(?:ly)? to)\s+(?:our\s+|their\s+|each\s+\w+'s\s+)?"
+        r"(?:income|incomes|salary|salaries|earnings)\b|按(?:照)?(?:各自|每个人|每人)?的?(?:收入|工资)",
+        re.IGNORECASE,
+    ),
+}
+_AREA = re.compile(r"(\d+(?:\.\d+)?)\s*(?:平方米|平米|平方|平|㎡|m²|m2|sqm|sq\.?\s?ft|square (?:feet|meters?))", re.I)
+
+
+def split_weight(text: str) -> str | None:
+    """What a shared cost is split in proportion to ("房租按面积分" area, "by the days each was home" days)."""
+    return next((kind for kind, pattern in _WEIGHTED.items() if pattern.search(text)), None)
+
+
+def areas(text: str) -> list[float]:
+    """The areas a request gives, in order ("主卧20平，两个次卧15平和12平" -> [20, 15, 12])."""
+    return [float(m.group(1)) for m in _AREA.finditer(text)]
 
 
 # What says how often a listed task recurs, to be cut from its name ("gutters twice a year" -> "gutters").

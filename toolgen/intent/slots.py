@@ -521,9 +521,22 @@ def _budget(text: str) -> dict[str, Any]:
 
 
 def _splitter(text: str) -> dict[str, Any]:
-    from toolgen.intent.details import head_count  # details reads with this module's finders
+    from toolgen.intent.details import areas, head_count, split_weight  # details reads with this module's finders
 
-    return {"people": find_people(text), "people_count": head_count(text), "currencies": find_currencies(text)}
+    weight = split_weight(text)
+    return {
+        "people": find_people(text),
+        "people_count": head_count(text),
+        "currencies": find_currencies(text),
+        "weighted_by": weight,
+        "weights": areas(text) if weight == "area" else None,
+        "households": bool(
+            re.search(r"每户|各户|住户|业主|\b(households?|apartments?|units|flats|owners)\b", text, re.I)
+        )
+        if weight
+        else None,
+        "amount": find_amount(text) if weight else None,
+    }
 
 
 def _tip(text: str) -> dict[str, Any]:

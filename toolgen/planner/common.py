@@ -39,7 +39,8 @@ def labelled(archetype: str) -> Callable[[Builder], Builder]:
         @functools.wraps(build)
         def built(intent: Intent, fact: Fact) -> dict[str, Any]:
             program = build(intent, fact)
-            program["labels"] = figure_labels(archetype, program["operations"], intent.lang)
+            own = program.get("labels") or {}  # figures a builder names itself (one per person it splits among)
+            program["labels"] = {**figure_labels(archetype, program["operations"], intent.lang), **own}
             return program
 
         return built

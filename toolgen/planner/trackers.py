@@ -412,6 +412,7 @@ def expense_splitter(intent: Intent, fact: Fact) -> dict[str, Any]:
     while len(people) < count:
         people.append(f"{text('friend', lang)} {len(people)}")
     paid_by = field("string", "paid_by", lang, required=True, max_length=60, default=people[0])
+    labels: dict[str, str] = {}
     if len(people) > 1:
         paid_by["enum"] = people
     return {
@@ -466,9 +467,75 @@ def expense_splitter(intent: Intent, fact: Fact) -> dict[str, Any]:
                 metrics={"paid": "round(sum(amount), 2)", "expenses": "count()"},
             ),
             op("deleteExpense", "delete", "/expenses/{id}", "splitter.delete", lang, entity="expense"),
+            *_weighted_split(intent, people, labels),
         ],
         "defaults": {"people": people},
+        "labels": labels,
     }
+
+
+# What a cost can be split in proportion to: each share's own figure, its label and its range.
+_WEIGHTS = {
+    "area": (("Area (m²)", "面积（平方米）"), 10_000.0),
+    "days": (("Days", "天数"), 366.0),
+    "income": (("Income", "收入"), 100_000_000.0),
+}
+
+
+def _weighted_split(intent: Intent, people: list[str], labels: dict[str, str]) -> list[dict[str, Any]]:
+    """A cost split in proportion to what each share has ("房租按面积分，主卧20平，次卧15平和12平"): the total and each
+    share's figure in, each share's part out. None when the request splits evenly."""
+    slots, lang = intent.slots, intent.lang
+    weight = slots.get("weighted_by")
+    if weight not in _WEIGHTS:
+        return []
+    (label_en, label_zh), top = _WEIGHTS[weight]
+    given = [float(w) for w in slots.get("weights") or []][:12]
+    if slots.get("households"):
+        n = max(int(slots.get("people_count") or 0), len(given)) or 4
+        shares = [f"第{i}户" if lang == "zh" else f"Household {i}" for i in range(1, min(n, 12) + 1)]
+    else:
+        shares = list(people)
+        while len(shares) < len(given):
+            shares.append(f"{text('friend', lang)} {len(shares)}")
+        shares = shares[:12]
+    amount = slots.get("amount")
+    inputs: dict[str, Any] = {
+        "total": {"type": "number", "label": "要分摊的总额" if lang == "zh" else "Total to split", "required": True,
+                  "minimum": 0.01, "maximum": 100_000_000, **({"default": float(amount)} if amount else {})},
+    }  # fmt: skip
+    names = []
+    for i, share in enumerate(shares, 1):
+        name = f"{weight}_{i}"
+        names.append(name)
+        inputs[name] = {
+            "type": "number",
+            "label": f"{label_zh if lang == 'zh' else label_en} · {share}"[:60],
+            "required": True,
+            "minimum": 0,
+            "maximum": top,
+            **({"default": given[i - 1]} if i <= len(given) else {}),
+        }
+    whole = " + ".join(names)
+    outputs = {}
+    for i, share in enumerate(shares, 1):
+        outputs[f"share_{i}"] = f"round(total * {weight}_{i} / ({whole}), 2)"
+        labels[f"share_{i}"] = f"{share}应出" if lang == "zh" else f"Share · {share}"
+    return [
+        {
+            "id": "splitByWeight",
+            "kind": "compute",
+            "method": "POST",
+            "path": "/shares",
+            "inputs": inputs,
+            "outputs": outputs,
+            "summary": (
+                f"按{label_zh}分摊总额"
+                if lang == "zh"
+                else f"Split a total in proportion to each share's {label_en.split(' (')[0].lower()}"
+            ),
+        }
+    ]
 
 
 @labelled("focus_planner")
