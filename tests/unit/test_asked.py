@@ -55,10 +55,24 @@ def test_a_figure_over_the_entries_is_not_a_field():
         ("reading log: how many pages and whether I finished the chapter", "pages", "integer"),
         ("reading log: how many pages and whether I finished the chapter", "finished chapter", "boolean"),
         ("recipe box with name, ingredients and tags like vegetarian or quick", "tags", "string"),
+        ("write down what my toddler eats at each meal", "food", "string"),  # a subject other than I, its verb's -s
+        ("track how many hours my teenager games each day and what game", "game", "string"),  # what + a noun
+        ("what kind of workout and how long", "workout", "string"),
+        ("list of movies, and whether i've watched it", "watched", "boolean"),  # a contraction; 'it' is no field
+        ("my plants with when i planted them", "date_planted", "date"),  # when I <did it>: that date
+        ("the birds i spot, with the species and how many", "count", "integer"),  # how many, of nothing named
     ],
 )
 def test_an_english_question_gives_a_named_field(text, name, kind):
     assert (name, kind) in [(a["name"], a["type"]) for a in asked(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["what percent of days i did it", "what happened at work", "show how many days i did it", "what time it is"],
+)
+def test_what_is_a_figure_or_no_field_at_all_gives_no_string_field(text):
+    assert [a for a in asked(text) if a["type"] == "string"] == []
 
 
 def test_a_question_the_library_knows_is_the_librarys_field():

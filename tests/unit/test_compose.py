@@ -187,6 +187,35 @@ def test_an_unknown_subject_gets_a_tool_of_its_shape_and_says_what_it_guessed():
     assert "Kite Flying Sessions" in kites.program.title
 
 
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("list of movies my friends recommended", "movie_watchlist"),  # no phrase of its own: its noun, a list
+        ("places i want to travel to someday, and pick one at random", "travel_bucket_list"),
+        ("how many cans of paint do i need for a room? wall length, width, ceiling height", "paint_needed"),
+    ],
+)
+def test_a_subject_named_only_by_its_noun_is_read_in_the_shape_the_sentence_asks(text: str, subject: str):
+    assert classify(text).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("text", "archetype"),
+    [("pick a sushi or thai place for us", "restaurant_picker"), ("how do I cook rice", None),
+     ("can you recommend a good movie", None)],
+)  # fmt: skip
+def test_a_noun_alone_gives_way_to_a_named_kind_and_to_a_request_for_no_tool(text: str, archetype: str | None):
+    assert classify(text).archetype == archetype
+
+
+def test_a_request_that_says_what_each_row_holds_gets_those_fields_and_no_guessed_value():
+    blood = Tool("each time I donate blood, note the date and the place")
+    assert blood.intent.archetype == "custom_log"
+    assert blood.fields["date"].type == "date" and "place" in blood.fields and "value" not in blood.fields
+    homework = Tool("每天记一下孩子写作业花了多长时间")  # one thing asked, and a log's words: a log of it
+    assert homework.intent.shape == "log" and homework.fields["minutes"].type == "number"
+
+
 def test_an_unclear_request_carries_a_proposal_and_candidates_in_its_language():
     intent = classify("track my coffee budget")
     asked = ask("track my coffee budget", intent)

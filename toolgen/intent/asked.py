@@ -178,13 +178,19 @@ _WHAT_VERBS = {  # "what I <verb>": the field it asks for
 _WORDS = r"(?P<x>[a-z][a-z-]*(?: [a-z][a-z-]*)?)"
 _EXAMPLES = r"(?P<ex>[a-z]+(?:,? (?:or |and )?[a-z]+)*)"
 _EN_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"\bhow many {_WORDS}", re.I), "count"),
+    (re.compile(rf"\bhow many(?: {_WORDS})?", re.I), "count"),
     (re.compile(rf"\bhow much {_WORDS}", re.I), "amount"),
-    (re.compile(rf"\bwhether (?:or not )?(?:{_PRONOUN} )?(?P<x>[a-z]+(?: (?:my |the |a |an )?[a-z]+)?)", re.I),
-     "boolean"),
+    (re.compile(rf"\bwhether (?:or not )?(?:{_PRONOUN}(?:'ve|'m|'re|'d|'s| have| has)? )?"
+                rf"(?P<x>[a-z]+(?: (?:my |the |a |an )?[a-z]+)?)", re.I), "boolean"),
     (re.compile(rf"\bwhich {_WORDS}", re.I), "which"),
-    (re.compile(rf"\bwhat {_PRONOUN} (?:was |were |am |are |have been |had )?(?P<v>[a-z]+)(?: on| with| at)?", re.I),
-     "what"),
+    (re.compile(rf"\bwhat (?:(?:my|our|his|her|their|the) [a-z]+(?=\s[a-z]+s\b)|{_PRONOUN}) "
+                rf"(?:was |were |am |are |have been |had )?(?P<v>[a-z]+)(?: on| with| at)?", re.I), "what"),
+    (re.compile(r"\bwhat (?:kinds? of |types? of |sorts? of )?(?P<x>(?!(?:time|kinds?|types?|sorts?|else|percent|"
+                rf"percentage|is|was|are|were|do|does|did|to|if|about|it|its|a|an|the|happened|{_PRONOUN})\b)[a-z]+)"
+                r"(?=\s*(?:$|[,.;:!?)]|and\b|or\b|i\b|we\b|he\b|she\b|they\b|it\b|was\b|were\b|is\b|"
+                r"each\b|every\b|per\b|for\b|with\b|on\b|in\b|at\b))", re.I), "which"),
+    (re.compile(rf"\bwhen {_PRONOUN} (?:first |last )?(?P<v>[a-z]+ed|bought|got|began|started|met|made|took|put|sent|"
+                r"paid|lent|gave|sold|built|found|won)\b", re.I), "when"),
     (re.compile(rf"\bwho {_PRONOUN} (?:was|were) with\b|\bwho with\b|\bwith whom\b", re.I), "company"),
     (re.compile(rf"\bhow {_PRONOUN} (?:felt|feel|was feeling)\b", re.I), "feeling"),
     (re.compile(r"\bhow long\b", re.I), "duration"),
@@ -225,22 +231,30 @@ def _en(text: str) -> list[Asked]:
 
 def _en_item(m: re.Match[str], kind: str) -> Asked | None:
     if kind in ("count", "amount"):
-        noun = _noun(m.group("x"))
-        if not noun:  # "how much I spent": an amount
-            return {"said": "amount", "name": "amount", "type": "number", "sum": True} if kind == "amount" else None
+        noun = _noun(m.group("x") or "")
+        if not noun:  # "how much I spent": an amount; "the species and how many": a count
+            if kind == "amount":
+                return {"said": "amount", "name": "amount", "type": "number", "sum": True}
+            return {"said": "count", "name": "count", "type": "integer", "sum": True}
         return {"said": noun, "name": noun, "type": "integer" if kind == "count" else "number", "sum": True}
     if kind == "boolean":
         said = re.sub(r"\b(?:my|the|a|an)\b\s*", "", m.group("x").lower())
         said = re.split(r"\b(?:and|or|how|what|which|when|where|who|with|in|on|at|each|every)\b", said)[0].strip()
+        said = re.sub(r"\s+(?:it|them|him|her|one|this|that)$", "", said)  # "whether she liked it": liked
         if not said:
             return None
         return {"said": said, "name": said, "type": "boolean"}
     if kind == "which":
         noun = _noun(m.group("x"))
         return {"said": noun, "name": noun, "type": "string"} if noun and noun not in ("one", "ones") else None
-    if kind == "what":
-        name = _WHAT_VERBS.get(m.group("v").lower())
-        return {"said": m.group(0), "name": name, "type": "string"} if name else None
+    if kind == "what":  # "what she eats" is "what I ate": the verb's plain form
+        verb = m.group("v").lower()
+        name = next((_WHAT_VERBS[v] for v in (verb, verb[:-1], verb[:-2]) if v in _WHAT_VERBS and len(v) >= 2), None)
+        said = re.sub(r"\s+(?:on|with|at)$", "", m.group(0))
+        return {"said": said, "name": name, "type": "string"} if name else None
+    if kind == "when":  # "when I planted them": the date of that
+        verb = m.group("v").lower()
+        return {"said": f"date {verb}", "name": f"date_{verb}", "type": "date"}
     fixed = {
         "company": ("who I was with", "company", "string"),
         "feeling": ("how I felt", "feeling", "string"),

@@ -28,7 +28,7 @@ from toolgen.intent.details import (
     tracked_object,
 )
 from toolgen.intent.gazetteer import UNITS
-from toolgen.intent.read import asks_for_a_tool, find_subjects, read
+from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read
 from toolgen.intent.slots import (
     extract,
     find_cities,
@@ -158,6 +158,13 @@ def _fields_unsaid(text: str) -> str:
     return text
 
 
+def _yielding(reading: Reading, all_scores: dict[str, float]) -> Reading:
+    """A subject named only by a noun of its own ("a sushi or thai place") gives way to a named kind in contention."""
+    if reading.by_noun and max(s for n, s in all_scores.items() if n != OUT_OF_SCOPE.name) >= MIN_SCORE:
+        return Reading(shape_scores=reading.shape_scores)
+    return reading
+
+
 def classify(text: str) -> Intent:
     """The Intent of a request: a named kind or a composed shape and subject (or None with candidates, or a
     refusal), with its confidence, slots and language."""
@@ -166,6 +173,7 @@ def classify(text: str) -> Intent:
     if reading.action is not None:  # an action in the world: refused with its reason, whatever else it names
         return Intent(archetype=None, confidence=0.0, lang=lang, refusal=reading.action.id)
     all_scores = scores(text)
+    reading = _yielding(reading, all_scores)
     unsaid = _fields_unsaid(text)
     if unsaid != text:  # a lookup's words in a list of things to record are fields of a log, not a lookup
         for name, score in scores(unsaid).items():
@@ -259,7 +267,8 @@ def classify(text: str) -> Intent:
     if named:
         return _named(text, lang, top_name, confidence)
     shape = reading.shape
-    if shape in GUESSABLE and tracked_object(text) and top < MIN_SCORE:  # no named kind in contention: guess
+    if shape in GUESSABLE and top < MIN_SCORE and (tracked_object(text) or len(listed(text)) >= 2 or asked(text)):
+        # no named kind in contention, and the request says what it keeps (a thing, or what each row holds): guess
         return _composed(text, lang, None, shape, reading.shape_scores[shape], top)
     if shape is None and top < MIN_SCORE and (len(listed(text)) >= 3 or len(asked(text)) >= 2):
         # no shape word, but it names what each row holds ("签证进度：几个国家、要什么材料、递交日期"): rows of those

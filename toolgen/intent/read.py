@@ -38,6 +38,7 @@ class Reading:
     shape_scores: dict[str, float] = field(default_factory=dict)
     action: Action | None = None
     matched: str = ""  # the words that named the subject
+    by_noun: bool = False  # named only by one of its nouns, not by a phrase of its own
 
     @property
     def shape(self) -> str | None:
@@ -130,6 +131,58 @@ def _chinese_words(text: str, zh: dict[str, str], longest: int) -> Iterator[str]
 
 
 PATTERN_SCORE = 2.75
+CORE_SCORE = 1.75  # a subject's own noun alone ("birds", "movies"): less sure than any of its phrases
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and re.search(r"(ss|x|ch|sh)es$", word):
+        return word[:-2]
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+@cache
+def _cores() -> dict[str, list[tuple[str, int]]]:
+    """Each subject's own nouns: an English word (not a tool word or a field's) in two or more of its phrases
+    ("movie" of 'movie watchlist' and 'movies to watch'), to the subjects it is such a noun of, with how many of
+    their phrases have it, most first."""
+    lib = library()
+    stop = {_singular(w) for w in _words()["core_stop"]}  # function words, tool words
+    for f in lib.fields.values():  # and a field's words: "date" or "cost" names no subject
+        stop |= {_singular(t) for w in (f.name.replace("_", " "), f.label.en, *f.words) for t in w.lower().split()}
+    cores: dict[str, list[tuple[str, int]]] = {}
+    for subject in lib.subjects.values():
+        counts: dict[str, int] = {}
+        for phrase in subject.en:
+            for token in {_singular(t) for t in re.findall(r"[a-z]+", phrase.lower()) if t not in stop} - stop:
+                if len(token) >= 3:
+                    counts[token] = counts.get(token, 0) + 1
+        for token, n in counts.items():
+            if n >= 2:
+                cores.setdefault(token, []).append((subject.id, n))
+    return {t: sorted(v, key=lambda sv: -sv[1]) for t, v in cores.items()}
+
+
+def _by_core(text: str, found: dict[str, tuple[float, str]]) -> tuple[str, str] | None:
+    """The subject a request names only by its noun ("a journal of the birds I spot": bird watching), when it names
+    none by its phrases: of the subjects that noun is one of, the one of the shape the sentence asks for, else the
+    one most of whose phrases have it."""
+    cores = _cores()
+    stop = set(_words()["core_stop"])
+    subjects = library().subjects
+    scores = shape_scores(text)
+    wanted = max(scores, key=lambda k: scores[k]) if scores and max(scores.values()) >= 1 else None
+    if wanted is None and not asks_for_a_tool(text):  # "how do I cook rice" asks for no tool about cooking
+        return None
+    for token in re.findall(r"[a-z]+", text.lower()):
+        # a subject of another shape than the one the sentence asks for is not what it names ("cooking journal")
+        if token in stop:
+            continue
+        candidates = [sv for sv in cores.get(_singular(token), []) if wanted is None or subjects[sv[0]].shape == wanted]
+        if candidates:
+            return candidates[0][0], token
+    return None
 
 
 @cache
@@ -159,6 +212,10 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
         hit = pattern.search(text)
         if hit and found.get(subject_id, (0.0, ""))[0] < PATTERN_SCORE:
             found[subject_id] = (PATTERN_SCORE, hit.group(0))
+    if not found and not re.search(r"[\u4e00-\u9fff]", text):
+        core = _by_core(text, found)
+        if core is not None:
+            found[core[0]] = (CORE_SCORE + subjects[core[0]].weight, core[1])
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
     return [(subjects[sid], score, word) for sid, (score, word) in ranked]
 
@@ -215,6 +272,7 @@ def read(text: str) -> Reading:
     reading = Reading(shape_scores=shape_scores(text), action=action)
     if found:
         reading.subject, reading.subject_score, reading.matched = found[0]
+        reading.by_noun = len(found) == 1 and reading.subject_score == CORE_SCORE + reading.subject.weight
         # between subjects named about as surely, the one of the shape the sentence asks for ("birthdays of my extended
         # family ... whose is coming up next" is a list of dates, not a family tree)
         scores = reading.shape_scores

@@ -176,6 +176,15 @@ def _english(said: str) -> str | None:
     return name if name and snake(name) else None
 
 
+def _named_field(item: str) -> list[FieldDef]:
+    """The library's field a listed item is by name ("date", "the place"), if it is one."""
+    said = re.sub(r"^(?:the|a|an|my)\s+", "", item.strip().lower())
+    lib = library().fields
+    if not re.fullmatch(r"[a-z]+", said):  # one English word; a Chinese item keeps the words it was said in
+        return []
+    return [lib[said]] if said in lib else [f for f in lib.values() if said == f.label.en.lower()][:1]
+
+
 def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request lists that no field of the tool is already ("pH, ammonia and nitrite"):
     numbers in a log whose request speaks of measuring, else words."""
@@ -195,6 +204,11 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             continue  # 氨 is 氨氮
         if tokens & {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC:
             continue  # "eggs laid" is "eggs collected"
+        known = _named_field(item)
+        if known:  # "the date and the place": the library's date and place, typed as it types them
+            if not duplicates(known[0], {f.name for f in [*own, *fields]}) and known[0].name not in RESERVED:
+                fields.append(known[0].model_copy(update={"required": False}))
+            continue
         chinese = bool(_HAN.search(item))
         english = _english(item) if chinese else item
         name = snake(english) if english else f"measure_{k}"
@@ -274,8 +288,8 @@ def _figures(fields: list[FieldDef], labels: _Labels) -> dict[str, str]:
 def _log(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
     lang, labels = intent.lang, _Labels(intent.lang)
     fields = _fields(subject, intent, c)
-    if not _numeric(fields) and subject is None:
-        fields.insert(0, _unknown_value(intent, c))
+    if not _numeric(fields) and subject is None and not (intent.slots.get("listed") or intent.slots.get("asked")):
+        fields.insert(0, _unknown_value(intent, c))  # the request said nothing of what a row holds: a value
     entity, plural, entity_label = _entity(subject, intent, Words(en="entry", zh="记录"))
     lib = library()
     specs: dict[str, Any] = {}
