@@ -208,6 +208,33 @@ def test_a_noun_alone_gives_way_to_a_named_kind_and_to_a_request_for_no_tool(tex
     assert classify(text).archetype == archetype
 
 
+def test_a_subject_named_only_among_the_listed_fields_is_a_field_of_what_the_head_names():
+    kites = Tool("log my kite sessions: wind speed, spot, how long i flew")  # not a wind forecast
+    assert kites.intent.archetype == "custom_log"
+    assert {"wind_speed", "spot", "duration"} <= set(kites.fields)
+
+
+def test_one_chore_with_its_interval_is_a_schedule_of_it_and_a_verb_names_no_subject():
+    orchids = Tool("water the orchids every 10 days")  # 'water' is what to do, not water to drink
+    assert orchids.intent.shape == "schedule" and orchids.intent.archetype != "water_tracker"
+    assert orchids.fields["task"].default == "water the orchids"
+    orchids.call("addTask", {"last_done": "2026-12-01"})  # the interval the request gave, by the task
+    (row,) = orchids.call("listTasks")["items"]
+    assert (row["every_days"], row["next_due"]) == (10, "2026-12-11")
+    feeder = classify("refill the bird feeder every 3 days")  # 'refill' is a verb here, not a prescription
+    assert feeder.shape == "schedule" and feeder.subject != "prescription_refill"
+    assert classify("measure the kids' height every 6 months").archetype != "custom_schedule"  # a measurement is logged
+
+
+@pytest.mark.parametrize(
+    ("text", "archetype"),
+    [("keep my grocery and eating out spending under 600 a month", "budget_tracker"),
+     ("每天早起、背单词、不喝奶茶，做到了就打个勾，看连续几天", "habit_tracker")],
+)  # fmt: skip
+def test_a_limit_per_month_is_a_budget_and_ticking_off_a_list_of_habits_is_the_habit_tracker(text, archetype):
+    assert classify(text).archetype == archetype
+
+
 def test_a_request_that_says_what_each_row_holds_gets_those_fields_and_no_guessed_value():
     blood = Tool("each time I donate blood, note the date and the place")
     assert blood.intent.archetype == "custom_log"

@@ -106,6 +106,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('习惯', 3), ('打卡', 3), ('坚持', 2), ('每天', 1), ('每日', 1), ('天天', 1), ('连续', 1.5), ('养成', 2),
             ('冥想', 1), ('早睡', 1), ('早起', 1), ('自律', 2), ('打勾', 1.5), ('打个勾', 1.5), ('不间断', 2),
             ('吃药', 2), ('戒烟', 2.5), ('戒糖', 2.5), ('戒', 1), ('有没有', 1), ('按时', 1), ('多少天了', 2),
+            ('做到了?就?(打个?勾|打卡)', 2), ('连续(几|多少)天', 2),
         ),
         question='Do you want to track a daily habit and its streak?',
         question_zh="你是想每天打卡一个习惯，并看看连续了多少天吗？",
@@ -180,6 +181,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('savings?|save money', 1), ('categor(y|ies)', 0.5), ('bills?', 0.5), ('blow (on|money)', 2),
             ('how much i (spend|spent)', 2.5), ('overspend(ing)?', 3), ('paycheck|payday|salary|income', 1.5),
             ('(run|running|ran) out of money', 2.5), ('broke', 1), ('limit', 1), ('cash ?flow', 2),
+            (r'(under|below|within|no more than|less than) [$€£]?\d+k?( dollars| euros)? (a|per) (month|week)', 2),
         ),
         zh=(
             ('预算', 3), ('记账', 3.5), ('开销', 2.5), ('花销', 2.5), ('支出', 2.5), ('花了多少钱', 3), ('账本', 3),

@@ -158,9 +158,29 @@ def _fields_unsaid(text: str) -> str:
     return text
 
 
-def _yielding(reading: Reading, all_scores: dict[str, float]) -> Reading:
-    """A subject named only by a noun of its own ("a sushi or thai place") gives way to a named kind in contention."""
+_CHORE = re.compile(
+    r"^(?:remind me to\s+)?(?!(?:measure|weigh|log|track|record|note|write)\b)[a-z]+\s+(?:the|my|our)\b", re.I
+)
+
+
+def _chore(task: str, reading: Reading) -> bool:
+    """Whether one recurring task is the whole request ("water the orchids every 10 days"): a verb and its object, not
+    a measurement to record, and no subject named (a subject of its own keeps its recipe)."""
+    return bool(_CHORE.match(task.lower())) and reading.subject is None
+
+
+def _yielding(text: str, reading: Reading, all_scores: dict[str, float]) -> Reading:
+    """A subject named only by a noun of its own ("a sushi or thai place") gives way to a named kind in contention;
+    one named only among the fields listed after a head that asks for another shape ("log my kite sessions: wind
+    speed, spot") gives way to what the head names."""
     if reading.by_noun and max(s for n, s in all_scores.items() if n != OUT_OF_SCOPE.name) >= MIN_SCORE:
+        return Reading(shape_scores=reading.shape_scores)
+    said = head(text)
+    if said is None or reading.subject is None or reading.matched.lower() in said.lower():
+        return reading
+    first = read(said)
+    wanted = max(first.shape_scores, key=lambda k: first.shape_scores[k])
+    if first.shape_scores[wanted] >= 1.5 and reading.subject.shape != wanted and first.subject is None:
         return Reading(shape_scores=reading.shape_scores)
     return reading
 
@@ -173,7 +193,7 @@ def classify(text: str) -> Intent:
     if reading.action is not None:  # an action in the world: refused with its reason, whatever else it names
         return Intent(archetype=None, confidence=0.0, lang=lang, refusal=reading.action.id)
     all_scores = scores(text)
-    reading = _yielding(reading, all_scores)
+    reading = _yielding(text, reading, all_scores)
     unsaid = _fields_unsaid(text)
     if unsaid != text:  # a lookup's words in a list of things to record are fields of a log, not a lookup
         for name, score in scores(unsaid).items():
@@ -235,10 +255,11 @@ def classify(text: str) -> Intent:
         and _RANKED.search(text) is None
     )
     # tasks listed each with how often it recurs ("HVAC filter every 3 months, gutters twice a year"): a schedule of
-    # those tasks, whatever the subject's own shape (a home's maintenance is otherwise a log of jobs done)
+    # those tasks, whatever the subject's own shape (a home's maintenance is otherwise a log of jobs done); one task
+    # ("water the orchids every 10 days") when no subject of another shape is named
     tasks = recurring_tasks(text)
     if (
-        len(tasks) >= 2
+        (len(tasks) >= 2 or (len(tasks) == 1 and _chore(tasks[0]["task"], reading)))
         and any(t["every_days"] > 1 for t in tasks)
         and (reading.subject is None or reading.subject.shape in ("log", "collection", "schedule"))
         and not (named and NAMED_SHAPES[top_name] not in ("log", "collection"))

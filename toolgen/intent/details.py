@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from toolgen.intent.asked import asked
+from toolgen.intent.read import shape_scores
 from toolgen.intent.slots import (
     _zh_number,
     find_amount,
@@ -359,7 +360,8 @@ def _enumerated(text: str) -> list[str]:
     if len(items) < 3 or any(len(p) > (16 if chinese else 32) for p in items):
         return []
     fieldlike = sum(1 for p in items if _FIELD_NOUN.search(p) or asked(p) or requested_fields(p))
-    return items if fieldlike * 2 >= len(items) else []
+    logged = shape_scores(said)["log"] >= 1.5  # "log my kite sessions: wind speed, spot, ...": what each row holds
+    return items if fieldlike * 2 >= len(items) or (logged and fieldlike) else []
 
 
 def listed(text: str) -> list[str]:

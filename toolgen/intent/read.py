@@ -175,10 +175,11 @@ def _by_core(text: str, found: dict[str, tuple[float, str]]) -> tuple[str, str] 
     wanted = max(scores, key=lambda k: scores[k]) if scores and max(scores.values()) >= 1 else None
     if wanted is None and not asks_for_a_tool(text):  # "how do I cook rice" asks for no tool about cooking
         return None
-    for token in re.findall(r"[a-z]+", text.lower()):
+    for m in re.finditer(r"[a-z]+", text.lower()):
+        token = m.group(0)
+        if token in stop or re.match(r"\s+(?:the|a|an|some)\b", text[m.end() :], re.I):
+            continue  # "refill the bird feeder": a verb before its object names no subject
         # a subject of another shape than the one the sentence asks for is not what it names ("cooking journal")
-        if token in stop:
-            continue
         candidates = [sv for sv in cores.get(_singular(token), []) if wanted is None or subjects[sv[0]].shape == wanted]
         if candidates:
             return candidates[0][0], token
