@@ -190,3 +190,27 @@ def test_a_quantity_written_with_its_unit_fills_the_input_of_that_unit_whatever_
     query = {name: str(spec.default) for name, spec in op.inputs.items()}
     figures = json.loads(tool.app.handle(tool_event("GET", op.path, token=tool.token, query=query))["body"])
     assert figures["lose_women"] == figures["daily_women"] - 500  # TDEE, and what losing weight takes
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("戒烟中，每天抽了几根记一下", "count"),  # a measure with no thing named: a count, and 记一下 is no part of it
+        ("我周末跑滴滴，记录每天接了多少单", "orders"),  # the measure names what is counted
+        ("跑了多少公里", "km"),
+        ("随了多少", "gift money"),  # money that changed hands, by its verb
+    ],
+)
+def test_a_chinese_count_has_an_english_name_from_its_measure_or_verb(text, english):
+    (item,) = asked(text)
+    assert item["en"] == english and item["type"] == "number"
+    assert "记" not in item["said"]
+
+
+def test_a_chinese_count_of_a_thing_is_named_in_english_by_the_thing():
+    tool = Tool("每天背了多少个单词记一下")
+    (name,) = [n for n, spec in tool.fields.items() if spec.label == "单词"]
+    assert name == "words"  # not asked_1: the API and the English page name what is counted
+    fishing = Tool("钓鱼日志：日期、钓点、鱼种、钓了几条")
+    assert fishing.fields["count"].type == "number"
+    assert fishing.fields["date"].type == "date"  # 日期 listed is the library's date, never a number to average

@@ -304,3 +304,11 @@ def test_a_collection_computes_its_subjects_figures_per_row_and_over_rows():
     assert (rows["mug"]["stock_value"], rows["mug"]["unit_margin"], rows["mug"]["reorder"]) == (7.5, 3.5, True)
     assert rows["cap"]["stock_value"] is None
     assert tool.call("summary")["metrics"]["products"] == 2
+
+
+def test_a_subject_named_only_by_a_field_each_entry_asks_for_gives_way_to_the_one_the_request_is_about():
+    # 油费 is what each day of driving costs, not a fuel-cost calculator; the request is a driver's earnings log
+    intent = classify("我周末跑滴滴，记录每天接了多少单、流水多少、油费多少，算一下净赚")
+    assert intent.shape == "log" and intent.subject == "delivery_earnings"
+    assert classify("我在跑外卖，想记每天接了多少单、跑了多少公里、收入多少，扣掉油费看实际赚多少").shape == "log"
+    assert classify("开车去杭州油费多少，帮我算一下").subject == "fuel_cost"  # asked as the answer, it is the tool

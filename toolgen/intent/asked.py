@@ -8,7 +8,9 @@ question is about names the field: the noun after the question word ("哪个钓�
 ("跑了多少公里" -> km), or, in English, the verb of "what I <verb>" ("what I was doing" -> activity).
 
 Each asked field comes back as a dict (JSON, kept in the intent's slots): ``said`` (the words of the request, the
-label in its language), ``name`` (an English field name for an English request, else ``None``), ``type``,
+label in its language), ``name`` (an English field name for an English request, else ``None``), ``en`` (for a
+Chinese request, the English name its question word gives: "几根" a count, "多少单" orders, "花了多少" spent), ``of``
+(the thing a Chinese count counts, "背了多少个单词" -> 单词, which the planner names in English), ``type``,
 ``unit``, ``choices``, ``min``/``max``, ``sum`` (a total of it means something), and ``field``: the library's field
 when the words are one of its (toolgen/knowledge/fields.py), which the planner takes instead of a guessed one.
 """
@@ -29,24 +31,39 @@ _ZH_LEAD = re.compile(
     r"(?:(?:记录|记一下|记下|记|写下|写|登记|标一下|标记|看看|看一下|看)(?:一下)?)?"
     r"(?:每天|每次|每周|每个月|每月|每回|每顿|每餐|每局|每场|当天|当时)?(?:的)?"
 )
-_ZH_MEASURES = {  # what a count in this measure is called, and its unit
-    "公里": ("公里数", "km"), "千米": ("公里数", "km"), "米": ("米数", "m"), "步": ("步数", None),
-    "分钟": ("分钟数", "min"), "小时": ("小时数", "h"), "个小时": ("小时数", "h"), "钟头": ("小时数", "h"),
-    "钱": ("金额", None), "块": ("金额", None), "块钱": ("金额", None), "元": ("金额", None),
-    "斤": ("斤数", "斤"), "公斤": ("公斤数", "kg"), "克": ("克数", "g"), "毫升": ("毫升", "ml"), "升": ("升数", "L"),
-    "次": ("次数", None), "遍": ("遍数", None), "回": ("次数", None), "页": ("页数", None), "章": ("章", None),
-    "单": ("单数", None), "份": ("份数", None), "个": ("个数", None), "杯": ("杯数", None), "瓶": ("瓶数", None),
-    "张": ("张数", None), "本": ("本数", None), "道": ("道数", None), "组": ("组数", None), "圈": ("圈数", None),
-    "天": ("天数", None), "人": ("人数", None), "件": ("件数", None), "条": ("条数", None), "粒": ("粒数", None),
-    "片": ("片数", None), "袋": ("袋数", None), "局": ("局数", None), "集": ("集数", None),
-    "句": ("句", None), "段": ("段", None), "行": ("行", None),
-    "级": ("等级", None), "星": ("星级", None), "分": ("分数", None), "档": ("档位", None),
+_ZH_MEASURES = {  # what a count in this measure is called, its unit, and its English name
+    "公里": ("公里数", "km", "km"), "千米": ("公里数", "km", "km"), "米": ("米数", "m", "metres"),
+    "步": ("步数", None, "steps"), "分钟": ("分钟数", "min", "minutes"), "小时": ("小时数", "h", "hours"),
+    "个小时": ("小时数", "h", "hours"), "钟头": ("小时数", "h", "hours"), "钱": ("金额", None, "amount"),
+    "块": ("金额", None, "amount"), "块钱": ("金额", None, "amount"), "元": ("金额", None, "amount"),
+    "斤": ("斤数", "斤", "weight"), "公斤": ("公斤数", "kg", "kg"), "克": ("克数", "g", "grams"),
+    "毫升": ("毫升", "ml", "ml"), "升": ("升数", "L", "litres"), "次": ("次数", None, "times"),
+    "遍": ("遍数", None, "times"), "回": ("次数", None, "times"), "下": ("次数", None, "times"),
+    "页": ("页数", None, "pages"), "章": ("章", None, "chapter"), "单": ("单数", None, "orders"),
+    "份": ("份数", None, "portions"), "个": ("个数", None, "count"), "杯": ("杯数", None, "cups"),
+    "瓶": ("瓶数", None, "bottles"), "张": ("张数", None, "count"), "本": ("本数", None, "books"),
+    "道": ("道数", None, "count"), "组": ("组数", None, "sets"), "圈": ("圈数", None, "laps"),
+    "天": ("天数", None, "days"), "人": ("人数", None, "people"), "位": ("人数", None, "people"),
+    "件": ("件数", None, "items"), "条": ("条数", None, "count"), "粒": ("粒数", None, "count"),
+    "片": ("片数", None, "count"), "袋": ("袋数", None, "bags"), "局": ("局数", None, "games"),
+    "盘": ("盘数", None, "games"), "集": ("集数", None, "episodes"), "根": ("根数", None, "count"),
+    "支": ("支数", None, "count"), "颗": ("颗数", None, "count"), "只": ("只数", None, "count"),
+    "首": ("首数", None, "songs"), "篇": ("篇数", None, "articles"), "节": ("节数", None, "lessons"),
+    "课": ("课数", None, "lessons"), "趟": ("趟数", None, "trips"), "盒": ("盒数", None, "boxes"),
+    "包": ("包数", None, "packs"), "碗": ("碗数", None, "bowls"), "顿": ("顿数", None, "meals"),
+    "勺": ("勺数", None, "spoons"), "双": ("双数", None, "pairs"), "套": ("套数", None, "sets"),
+    "棵": ("棵数", None, "plants"), "朵": ("朵数", None, "flowers"), "盆": ("盆数", None, "pots"),
+    "句": ("句", None, "sentences"), "段": ("段", None, "passages"), "行": ("行", None, "lines"),
+    "级": ("等级", None, "level"), "星": ("星级", None, "stars"), "分": ("分数", None, "score"),
+    "档": ("档位", None, "level"),
 }  # fmt: skip
 _NOT_VERB = set("天次每的了个月周年都要也就还把给")
-_MONEY_VERBS = {  # "V了多少": how much money changed hands
-    "花": "花费金额", "给": "金额", "送": "金额", "付": "付款金额", "随": "礼金", "交": "金额", "借": "借款金额",
-    "还": "还款金额", "已还": "已还金额", "欠": "欠款金额", "存": "存款金额", "赚": "收入", "挣": "收入",
-    "收": "收入", "充": "充值金额", "退": "退款金额", "报": "报销金额", "卖": "售价", "买": "买入价",
+_MONEY_VERBS = {  # "V了多少": how much money changed hands, and its English name
+    "花": ("花费金额", "spent"), "给": ("金额", "amount"), "送": ("金额", "amount"), "付": ("付款金额", "paid"),
+    "随": ("礼金", "gift money"), "交": ("金额", "paid"), "借": ("借款金额", "borrowed"), "还": ("还款金额", "repaid"),
+    "已还": ("已还金额", "repaid"), "欠": ("欠款金额", "owed"), "存": ("存款金额", "saved"), "赚": ("收入", "income"),
+    "挣": ("收入", "income"), "收": ("收入", "income"), "充": ("充值金额", "top-up"), "退": ("退款金额", "refund"),
+    "报": ("报销金额", "reimbursed"), "卖": ("售价", "sale price"), "买": ("买入价", "purchase price"),
 }  # fmt: skip
 _WORDS_OF = {"句", "段", "行"}  # "几句感想": text
 _GRADES = {"级", "星", "分", "档"}  # "难度几级": the grade of what precedes (难度), not a count
@@ -72,7 +89,8 @@ _ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:多久|多长时间|多长)"), "duration"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多重"), "weight"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多远"), "distance"),
-    (re.compile(rf"(?:多少|几|第几)(?P<m>{_ZH_MEASURE})?(?P<x>(?:(?!各|分别|都|要|是|了|的){_ONE}){{0,4}})"), "count"),
+    (re.compile(rf"(?:多少|几|第几)(?P<m>{_ZH_MEASURE})?(?P<x>(?:(?!各|分别|都|要|是|了|的|记|看|算|写|统计|吧|呢)"
+                rf"{_ONE}){{0,4}})"), "count"),
 ]  # fmt: skip
 _ZH_RATING = ["好", "一般", "不好"]
 
@@ -140,25 +158,30 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
 
 
 def _zh_count(clause: str, m: re.Match[str]) -> Asked | None:
-    # a count: "接了多少单" -> 接单数, "收入多少" -> 收入, "花了多少钱" -> 金额, "做了几组俯卧撑" -> 俯卧撑组数
+    # a count: "接了多少单" -> 接单数, "收入多少" -> 收入, "花了多少钱" -> 金额, "做了几组俯卧撑" -> 俯卧撑组数;
+    # its English name is the measure's ("orders", "km", "times") or, for a count of a thing, the thing's
     measure, noun = m.group("m"), re.sub(r"[了的呢啊吧]+$", "", m.group("x"))
     before = re.sub(r"^已经", "已", re.sub(r"[了的得]+$", "", clause[: m.start()]))
     verb = before[-2:] if len(before) >= 2 and before[-2] not in _NOT_VERB else before[-1:]
-    name, unit = _ZH_MEASURES.get(measure or "", (None, None))
+    name, unit, en = _ZH_MEASURES.get(measure or "", (None, None, None))
     if measure in _GRADES:  # "线路难度几级" -> 难度; "给电影打几分" -> 分数
-        return {"said": name if not before or re.search(r"[打评给得拿考]$", before) else before[-2:], "type": "integer"}
+        if not before or re.search(r"[打评给得拿考]$", before):
+            return {"said": name, "type": "integer", "en": en}
+        return {"said": before[-2:], "type": "integer"}
     if noun and measure in _WORDS_OF:  # "写几句感想": a few words, not a number
         return {"said": noun, "type": "text"}
-    if noun:  # "喝了几杯水" -> 水（杯）; "第几章" -> 章
+    if noun:  # "喝了几杯水" -> 水（杯）; "第几章" -> 章; "背了多少个单词" -> words
         if measure and measure != "个":
-            return {"said": f"{noun}（{measure}）", "type": "number", "unit": unit, "sum": True, "made": True}
-        return {"said": noun, "type": "number", "unit": unit, "sum": True}
+            return {"said": f"{noun}（{measure}）", "type": "number", "unit": unit, "sum": True, "made": True,
+                    "of": noun, "en": en}  # fmt: skip
+        return {"said": noun, "type": "number", "unit": unit, "sum": True, "of": noun}
     if name:  # "跑了多少公里" -> 公里数 (km); "接了多少单" -> 接单数; "花了多少钱" -> 金额
         if verb and unit is None and name != "金额":
-            return {"said": f"{verb}{name}", "type": "number", "sum": True, "made": True}
-        return {"said": name, "type": "number", "unit": unit, "sum": True}
+            return {"said": f"{verb}{name}", "type": "number", "sum": True, "made": True, "en": en}
+        return {"said": name, "type": "number", "unit": unit, "sum": True, "en": en}
     if verb in _MONEY_VERBS:  # "借了多少" -> 借款金额, "已经还了多少" -> 已还金额
-        return {"said": _MONEY_VERBS[verb], "type": "number", "sum": True}
+        said, en = _MONEY_VERBS[verb]
+        return {"said": said, "type": "number", "sum": True, "en": en}
     return {"said": before[-4:], "type": "number", "sum": True} if before else None  # "流水多少" -> 流水
 
 
@@ -271,6 +294,10 @@ def _en_item(m: re.Match[str], kind: str) -> Asked | None:
     return {"said": host, "name": host, "type": "string"}
 
 
+_BLANK: Asked = {"name": None, "en": None, "of": None, "unit": None, "choices": None, "field": None, "sum": False}
+_BLANK |= {"min": None, "max": None}
+
+
 def asked(text: str) -> list[Asked]:
     """The fields ``text`` asks as questions, in order, each once, without those the knowledge base knows."""
     chinese = bool(re.search(r"[\u4e00-\u9fff]", text))
@@ -285,7 +312,5 @@ def asked(text: str) -> list[Asked]:
         known = [] if item.pop("made", False) else requested_fields(str(item["said"]))
         if known:  # "在哪上" asks for the library's location, "多久" its minutes
             item = {**item, "field": known[0].name}
-        result.append(
-            {"name": None, "unit": None, "choices": None, "field": None, "sum": False, "min": None, "max": None, **item}
-        )
+        result.append({**_BLANK, **item})
     return result[:6]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from toolgen.intent.asked import asked
 from toolgen.knowledge.base import DATA, SHAPES, Subject, library
 
 
@@ -278,6 +279,12 @@ def read(text: str) -> Reading:
         # family ... whose is coming up next" is a list of dates, not a family tree)
         scores = reading.shape_scores
         wanted = max(scores, key=lambda k: scores[k]) if scores else None
+        # a subject named only by what the request asks of each entry ("接了多少单、油费多少": the fuel cost is a field
+        # of a driver's log) gives way to another subject it names
+        fields = {str(item["said"]) for item in asked(text)} if len(found) > 1 else set()
+        if found[0][2] in fields and found[0][0].shape != found[1][0].shape:
+            reading.subject, reading.subject_score, reading.matched = found[1]
+            found = found[1:]
         named_tool = _TOOL_NOUN.search(found[0][2])  # "gpa calculator" names the tool itself: it stays
         if wanted and scores[wanted] >= 2 and found[0][0].shape != wanted and not named_tool:
             for subject, score, word in found[1:]:

@@ -142,7 +142,13 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         said = str(item["said"])
         if said.lower() in labels or any(said in label or label in said for label in labels if len(label) >= 2):
             continue
-        english = str(item["name"]) if item.get("name") else (_english(said) if _HAN.search(said) else None)
+        english = str(item.get("name") or item.get("en") or "") or None
+        if item.get("of"):  # "背了多少个单词": the words, named by the things counted
+            thing = _english(str(item["of"]))
+            if thing and len(thing.split()) <= 2:
+                english = thing if thing.endswith("s") else _plural(thing)
+        if english is None and _HAN.search(said):
+            english = _english(said)
         name = snake(english) if english else f"asked_{k}"
         if name in names or not name:
             continue
@@ -180,6 +186,10 @@ def _named_field(item: str) -> list[FieldDef]:
     """The library's field a listed item is by name ("date", "the place"), if it is one."""
     said = re.sub(r"^(?:the|a|an|my)\s+", "", item.strip().lower())
     lib = library().fields
+    if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", said):  # "日期、地点": the library's own label of one of its fields
+        gloss = snake(english(said) or "") or said
+        plain = [f for f in lib.values() if said == f.label.zh and f.name in (gloss, snake(f.label.en))]  # 金额: amount
+        return plain[:1]
     if not re.fullmatch(r"[a-z]+", said):  # one English word; a Chinese item keeps the words it was said in
         return []
     return [lib[said]] if said in lib else [f for f in lib.values() if said == f.label.en.lower()][:1]
