@@ -214,3 +214,17 @@ def test_a_chinese_count_of_a_thing_is_named_in_english_by_the_thing():
     fishing = Tool("钓鱼日志：日期、钓点、鱼种、钓了几条")
     assert fishing.fields["count"].type == "number"
     assert fishing.fields["date"].type == "date"  # 日期 listed is the library's date, never a number to average
+
+
+def test_which_day_is_a_date_and_a_one_character_noun_is_named_in_english():
+    chores = {a["said"]: a for a in asked("家务记录，谁哪天干了什么活")}
+    assert chores["日期"]["type"] == "date" and "天干了什么" not in chores  # 哪天 is when, not which 天
+    medicine = Tool("我爸记性不好，做个每天吃药的记录：什么药、几点吃的")
+    assert medicine.fields["medicine"].label == "药"  # 什么药 is a field named medicine, not asked_1
+    assert medicine.fields["time"].type == "time"
+
+
+def test_what_set_it_off_asks_for_the_trigger_and_a_count_per_day_is_a_log():
+    (trigger,) = [a for a in asked("how many inhaler puffs a day and what set it off") if a["type"] == "string"]
+    assert trigger["name"] == "trigger"
+    assert classify("asthma: how many inhaler puffs a day and what set it off").shape == "log"

@@ -51,7 +51,10 @@ def test_the_vocabulary_has_names_labels_plurals_and_periods() -> None:
     assert breadth.unmet([["glucose"]], phrases) == [["glucose"]]
 
 
-@pytest.mark.parametrize("part", ["dev", "holdout", "dev2", "dev3", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"])
+EVERY_PART = ["dev", "holdout", "dev2", "dev3", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"]
+
+
+@pytest.mark.parametrize("part", EVERY_PART)
 def test_every_part_is_well_formed(part: str) -> None:
     rows = breadth.load(part)
     assert len(rows) >= (60 if part == "dev3" else 100)

@@ -64,3 +64,8 @@ def test_a_composed_chinese_tool_names_its_guessed_fields_in_english() -> None:
     english = OfflinePlanner().plan(text, intent.model_copy(update={"lang": "en"}), []).program
     (entity,) = english.entities.values()
     assert entity.fields["weather"].label == "Weather"  # the tool's English labels read it too
+
+
+def test_a_one_character_noun_asked_about_has_its_field_sense():
+    assert gloss.english("药") == "medicine" and gloss.english("活") == "chore"
+    assert gloss.english("的") is None  # other single characters still name nothing

@@ -78,12 +78,13 @@ _ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:给|跟|和|与|同|向|被)?谁"), "person"),
     (re.compile(r"(?:什么时候|啥时候|哪天)(?P<x>[\u4e00-\u9fff]{1,3})的$"), "date"),
     (re.compile(r"几号(?P<x>[\u4e00-\u9fff]{0,3})"), "day"),
+    (re.compile(r"哪一?天|几月几[号日]"), "on"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{1,5}?)(?:了没有|了没|没有)$"), "boolean"),
     (re.compile(rf"(?P<a>{_ONE}{{1,4}})还是(?P<b>{_ONE}{{1,4}})(?:还是(?P<c>{_ONE}{{1,4}}))?$"), "choice"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:得)?(?:好不好|怎么样|咋样|如何)$"), "rating"),
     (re.compile(r"(?:几点|什么时候|啥时候|什么时间)(?P<x>[\u4e00-\u9fff]{0,4})"), "time"),
     (re.compile(r"(?P<v>[\u4e00-\u9fff]{1,2})了?(?:什么|啥)$"), "what"),
-    (re.compile(rf"(?:(?:是|的)?(?:什么|啥|哪个|哪些|哪一?[个种款条家位本首])|(?<![在去])哪(?![里儿])){_NOUN}"),
+    (re.compile(rf"(?:(?:是|的)?(?:什么|啥|哪个|哪些|哪一?[个种款条家位本首])|(?<![在去])哪(?![里儿天一])){_NOUN}"),
      "words"),
     (re.compile(r"(?:在哪里?|在哪儿|去哪里?|去的哪里?|哪里|什么地方)(?P<x>[\u4e00-\u9fff]{0,3})"), "place"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:多久|多长时间|多长)"), "duration"),
@@ -143,6 +144,8 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
         return {"said": clause, "type": "choice", "choices": _ZH_RATING} if _x(m) else None
     if kind == "date":  # "什么时候借的": when it happened
         return {"said": f"{_x(m)}的日期", "type": "date"}
+    if kind == "on":  # "谁哪天干了什么": the day it happened
+        return {"said": "日期", "type": "date", "en": "date"}
     if kind == "day":  # "每月几号交": a day of the month
         return {"said": f"{_x(m)}日（几号）" if _x(m) else "几号", "type": "integer", "min": 1, "max": 31}
     if kind == "what":  # "送了什么", "换了什么": the question is the label
@@ -209,9 +212,12 @@ _EN_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bwhat (?:(?:my|our|his|her|their|the) [a-z]+(?=\s[a-z]+s\b)|{_PRONOUN}) "
                 rf"(?:was |were |am |are |have been |had )?(?P<v>[a-z]+)(?: on| with| at)?", re.I), "what"),
     (re.compile(r"\bwhat (?:kinds? of |types? of |sorts? of )?(?P<x>(?!(?:time|kinds?|types?|sorts?|else|percent|"
-                rf"percentage|is|was|are|were|do|does|did|to|if|about|it|its|a|an|the|happened|{_PRONOUN})\b)[a-z]+)"
+                rf"percentage|is|was|are|were|do|does|did|to|if|about|it|its|a|an|the|happened|set|sets|sparked|"
+                rf"triggered|triggers|caused|causes|brought|started|{_PRONOUN})\b)[a-z]+)"
                 r"(?=\s*(?:$|[,.;:!?)]|and\b|or\b|i\b|we\b|he\b|she\b|they\b|it\b|was\b|were\b|is\b|"
                 r"each\b|every\b|per\b|for\b|with\b|on\b|in\b|at\b))", re.I), "which"),
+    (re.compile(r"\bwhat (?:set|sets|sparked|sparks|triggered|triggers|caused|causes|brought|brings|started|starts) "
+                r"(?:it|them|this|that|him|her|me)\b", re.I), "cause"),
     (re.compile(rf"\bwhen {_PRONOUN} (?:first |last )?(?P<v>[a-z]+ed|bought|got|began|started|met|made|took|put|sent|"
                 r"paid|lent|gave|sold|built|found|won)\b", re.I), "when"),
     (re.compile(rf"\bwho {_PRONOUN} (?:was|were) with\b|\bwho with\b|\bwith whom\b", re.I), "company"),
@@ -279,6 +285,7 @@ def _en_item(m: re.Match[str], kind: str) -> Asked | None:
         verb = m.group("v").lower()
         return {"said": f"date {verb}", "name": f"date_{verb}", "type": "date"}
     fixed = {
+        "cause": ("trigger", "trigger", "string"),  # "what set it off": what brought it on
         "company": ("who I was with", "company", "string"),
         "feeling": ("how I felt", "feeling", "string"),
         "duration": ("how long", "duration", "number"),

@@ -24,6 +24,14 @@ QUESTION_WORDS = frozenset(
     "一下 了没 没".split()
 )
 MAX_NAME_WORDS = 4
+# A field asked about by one character ("什么药", "干了什么活", "吃了什么菜"): the sense such a noun has when a
+# question asks what each entry was; other single characters have too many senses to name a field by.
+ONE_CHARACTER_NOUNS = {
+    "药": "medicine", "菜": "dish", "饭": "meal", "活": "chore", "书": "book", "歌": "song", "课": "class",
+    "茶": "tea", "酒": "drink", "鱼": "fish", "花": "flower", "树": "tree", "车": "car", "鞋": "shoes", "衣": "clothes",
+    "包": "bag", "题": "question", "球": "ball game", "剧": "show", "片": "film", "游戏": "game", "店": "shop",
+    "药品": "medicine", "肉": "meat", "菌": "mushroom", "鸟": "bird", "虫": "insect", "码": "size", "码数": "size",
+}  # fmt: skip
 
 
 @cache
@@ -52,6 +60,8 @@ def words(phrase: str) -> list[str]:
 def english(phrase: str) -> str | None:
     """An English name for a Chinese field phrase ("天气怎样" -> "weather", "食物过敏" -> "food oversensitive"), or
     None when none of its words has one."""
+    if phrase in ONE_CHARACTER_NOUNS:
+        return ONE_CHARACTER_NOUNS[phrase]
     known = glossary()
     names: list[str] = []
     loose = 0  # characters no word of two or more covers: a fragment of a sentence, not a name
