@@ -312,3 +312,11 @@ def test_a_subject_named_only_by_a_field_each_entry_asks_for_gives_way_to_the_on
     assert intent.shape == "log" and intent.subject == "delivery_earnings"
     assert classify("我在跑外卖，想记每天接了多少单、跑了多少公里、收入多少，扣掉油费看实际赚多少").shape == "log"
     assert classify("开车去杭州油费多少，帮我算一下").subject == "fuel_cost"  # asked as the answer, it is the tool
+
+
+def test_a_subject_gives_way_to_its_sibling_of_the_shape_the_sentence_surely_asks():
+    # the nights are a log; a list of the games we own with a random pick is their collection
+    games = Tool("list of board games we own w/ player count and play time. pick one at random for game night?")
+    assert games.intent.subject == "board_game_collection" and games.intent.shape == "collection"
+    assert any(op.id == "pickOne" for op in games.program.operations)
+    assert classify("log our game nights: who played and who won").subject == "board_game_nights"

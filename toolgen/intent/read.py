@@ -291,4 +291,30 @@ def read(text: str) -> Reading:
                 if subject.shape == wanted and score >= found[0][1] - 1.0:
                     reading.subject, reading.subject_score, reading.matched = subject, score, word
                     break
+            else:  # "list of board games we own ... pick one at random for game night": the games, not the nights
+                sure = scores[wanted] >= SIBLING_SCORE and wanted == "collection"  # "算" is often a figure of a log
+                sibling = _sibling(found[0][0], wanted) if sure else None
+                if sibling is not None:
+                    reading.subject = sibling
     return reading
+
+
+SIBLING_SCORE = 3.0  # how surely the wording must ask for another shape before a subject gives way to its sibling
+
+
+def _sibling(subject: Subject, shape: str) -> Subject | None:
+    """The subject of ``shape`` that shares most of ``subject``'s own nouns (board game nights and the board game
+    collection share 'board' and 'game'), if one shares any."""
+    cores = _cores()
+    subjects = library().subjects
+    own = {token for token, holders in cores.items() if any(sid == subject.id for sid, _ in holders)}
+    shared: dict[str, tuple[int, int]] = {}
+    for token in own:
+        for sid, phrases in cores[token]:
+            if sid != subject.id and subjects[sid].shape == shape:
+                count, most = shared.get(sid, (0, 0))
+                shared[sid] = (count + 1, max(most, phrases))
+    if not shared:
+        return None
+    best = max(shared, key=lambda sid: shared[sid])
+    return subjects[best]
