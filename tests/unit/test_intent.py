@@ -143,3 +143,12 @@ def test_labelled_set_accuracy_stays_above_target():
     assert report.total >= 150
     assert report.accuracy >= 0.95, [e["text"] for e in report.errors]
     assert report.rejection_rate == 1.0
+
+
+@pytest.mark.parametrize(
+    ("prompt", "archetype"),
+    [("tip calculator: bill, tip %, split between friends", "tip_calculator"),  # the split is a part of the tip
+     ("a to-do list for the move, split by room", "todo_list")],
+)  # fmt: skip
+def test_a_kind_named_outright_outweighs_the_words_of_its_parts(prompt, archetype):
+    assert classify(prompt).archetype == archetype

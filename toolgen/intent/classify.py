@@ -67,8 +67,20 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z]){pattern}(?![a-z])", re.IGNORECASE)
 
 
+NAMED_OUTRIGHT = 2.0  # "tip calculator: bill, tip %, split between friends" names its tool: the split is a part of it
+
+
+@cache
+def _own_name(arch: Archetype) -> re.Pattern[str]:
+    """The kind's own name as people write it ("tip calculator", "to-do list", "reading list")."""
+    words = [re.escape(w) for w in arch.name.split("_")]
+    words = [r"to-? ?do" if w == "todo" else w for w in words]
+    return _compiled(r"[\s-]?".join(words) + "s?")
+
+
 def _score(arch: Archetype, text: str) -> float:
     english = sum(w for p, w in arch.en if _compiled(p).search(text))
+    english += NAMED_OUTRIGHT if _own_name(arch).search(text) else 0.0
     return english + sum(w for cue, w in arch.zh if _compiled_zh(cue).search(text))
 
 
