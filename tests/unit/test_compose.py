@@ -75,6 +75,14 @@ def test_everyday_requests_outside_the_named_kinds_read_as_a_subject(text: str, 
         "text my sister that I'll be late",
         "hack my neighbour's wifi",
         "帮我写一篇关于环保的作文",
+        "please cancel my streaming subscription",  # cancelling, scraping, buying outright, finding a person
+        "帮我把健身房会员的自动续费关掉",
+        "write a scraper that crawls the prices off a shopping site",
+        "帮我写个爬虫，把二手房价格都爬下来",
+        "find and buy the cheapest train ticket to Leeds",
+        "看中的那双鞋帮我直接拍下来付款",
+        "find out where my old classmate is living now",
+        "帮我查一下前任现在住在哪",
     ],
 )
 def test_actions_in_the_world_are_refused_with_a_reason_in_the_persons_language(text: str):
@@ -86,7 +94,11 @@ def test_actions_in_the_world_are_refused_with_a_reason_in_the_persons_language(
     assert chinese == (intent.lang == "zh"), asked.question
 
 
-@pytest.mark.parametrize("text", ["a shopping list of things to buy", "帮我做一个购物清单", "log the books I borrow"])
+@pytest.mark.parametrize(
+    "text",
+    ["a shopping list of things to buy", "帮我做一个购物清单", "log the books I borrow",
+     "track my subscriptions and when to cancel them", "记录每个会员什么时候续费，提醒我退订"],
+)  # fmt: skip
 def test_a_tool_about_an_action_is_not_refused(text: str):
     assert classify(text).refusal is None
 
