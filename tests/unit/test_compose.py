@@ -83,6 +83,7 @@ def test_everyday_requests_outside_the_named_kinds_read_as_a_subject(text: str, 
         "看中的那双鞋帮我直接拍下来付款",
         "find out where my old classmate is living now",
         "帮我查一下前任现在住在哪",
+        "please renew my library books",
     ],
 )
 def test_actions_in_the_world_are_refused_with_a_reason_in_the_persons_language(text: str):
@@ -97,7 +98,8 @@ def test_actions_in_the_world_are_refused_with_a_reason_in_the_persons_language(
 @pytest.mark.parametrize(
     "text",
     ["a shopping list of things to buy", "帮我做一个购物清单", "log the books I borrow",
-     "track my subscriptions and when to cancel them", "记录每个会员什么时候续费，提醒我退订"],
+     "track my subscriptions and when to cancel them", "记录每个会员什么时候续费，提醒我退订",
+     "when do my subscriptions renew (netflix, spotify, icloud) and how much each"],  # renewing, not renew for me
 )  # fmt: skip
 def test_a_tool_about_an_action_is_not_refused(text: str):
     assert classify(text).refusal is None
