@@ -334,3 +334,18 @@ def test_a_subject_gives_way_to_its_sibling_of_the_shape_the_sentence_surely_ask
     assert games.intent.subject == "board_game_collection" and games.intent.shape == "collection"
     assert any(op.id == "pickOne" for op in games.program.operations)
     assert classify("log our game nights: who played and who won").subject == "board_game_nights"
+
+
+def test_a_list_of_dates_asking_how_long_it_has_been_counts_the_time_since_each():
+    cats = Tool("date we adopted each of our cats & how long we've had them")
+    assert cats.intent.shape == "dates" and cats.fields["date_adopted"].type == "date"
+    assert "duration" not in cats.fields  # 'how long we've had them' is a figure, not a duration typed in
+    cats.call("addEvent", {"name": "Miso", "date_adopted": "2024-12-03"})
+    cats.call("addEvent", {"name": "Tofu", "date_adopted": "2026-11-03"})
+    rows = cats.call("listEvents")["items"]
+    assert [(r["name"], r["days_since"]) for r in rows] == [("Miso", (TODAY - dt.date(2024, 12, 3)).days),
+                                                            ("Tofu", (TODAY - dt.date(2026, 11, 3)).days)]  # fmt: skip
+    assert rows[0]["years_since"] == round((TODAY - dt.date(2024, 12, 3)).days / 365.25, 1)
+    chinese = Tool("记一下每只猫是哪天领养的，养了几年了")
+    assert chinese.intent.shape == "dates" and chinese.program.labels["years_since"] == "已经几年"
+    assert not [n for n, f in chinese.fields.items() if f.type in ("number", "integer")]  # 几年了 is no field

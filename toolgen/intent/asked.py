@@ -67,6 +67,7 @@ _MONEY_VERBS = {  # "V了多少": how much money changed hands, and its English 
 }  # fmt: skip
 _WORDS_OF = {"句", "段", "行"}  # "几句感想": text
 _GRADES = {"级", "星", "分", "档"}  # "难度几级": the grade of what precedes (难度), not a count
+_SINCE = re.compile(r"(?:多少年|几年|多久|多少天|几个月|多长时间)了$")  # "养了几年了": the time since, a figure
 _FIGURE = re.compile(r"算|总共|一共|合计|平均|统计|实际|^看(?!了)|^扣")  # a figure over the entries, not a field
 _ZH_MEASURE = "|".join(sorted(map(re.escape, _ZH_MEASURES), key=len, reverse=True))
 _HAN = r"[\u4e00-\u9fffA-Za-z0-9]"
@@ -100,7 +101,7 @@ def _zh(text: str) -> list[Asked]:
     found: list[Asked] = []
     for clause in _ZH_CLAUSE.split(text):
         clause = _ZH_LEAD.sub("", clause)
-        if not clause or len(clause) > 14 or _FIGURE.search(clause):
+        if not clause or len(clause) > 14 or _FIGURE.search(clause) or _SINCE.search(clause):
             continue
         while clause:  # "读了哪卷第几章": which book, and a chapter number
             hits = [(m.start(), k, m, kind) for k, (p, kind) in enumerate(_ZH_QUESTIONS) if (m := p.search(clause))]
@@ -218,11 +219,14 @@ _EN_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
                 r"each\b|every\b|per\b|for\b|with\b|on\b|in\b|at\b))", re.I), "which"),
     (re.compile(r"\bwhat (?:set|sets|sparked|sparks|triggered|triggers|caused|causes|brought|brings|started|starts) "
                 r"(?:it|them|this|that|him|her|me)\b", re.I), "cause"),
-    (re.compile(rf"\bwhen {_PRONOUN} (?:first |last )?(?P<v>[a-z]+ed|bought|got|began|started|met|made|took|put|sent|"
+    (re.compile(rf"\b(?:when|(?:the )?(?:date|day)) {_PRONOUN} (?:first |last )?"
+                r"(?P<v>[a-z]+ed|bought|got|began|started|met|made|took|put|sent|"
                 r"paid|lent|gave|sold|built|found|won)\b", re.I), "when"),
     (re.compile(rf"\bwho {_PRONOUN} (?:was|were) with\b|\bwho with\b|\bwith whom\b", re.I), "company"),
     (re.compile(rf"\bhow {_PRONOUN} (?:felt|feel|was feeling)\b", re.I), "feeling"),
-    (re.compile(r"\bhow long\b", re.I), "duration"),
+    # "how long we've had them", "how long since", "how long until": a figure over the dates, not a duration typed in
+    (re.compile(r"\bhow long\b(?! (?:(?:we|i|you|they|he|she)(?:'ve| have|'d| had|'s| has) (?:had|known|been|lived|"
+                r"owned|kept)|since|ago|until|till|left|to go|before|is left))", re.I), "duration"),
     (re.compile(r"\bwhat time\b", re.I), "time"),
     (re.compile(rf"\bwhere {_PRONOUN}\b", re.I), "place"),
     (re.compile(rf"\b(?P<x>[a-z][a-z-]*) (?:like|such as|e\.g\.) {_EXAMPLES}", re.I), "examples"),

@@ -225,6 +225,20 @@ _CUMULATIVE = re.compile(
 )
 
 
+_ELAPSED = re.compile(
+    r"\bhow long (?:(?:we|i|you|they|he|she)(?:'ve| have|'d| had|'s| has) (?:had|known|been|lived|owned|kept)|since|"
+    r"ago)\b|\b(?:days|weeks|months|years) (?:since|ago)\b|\bhow many (?:days|years|months) (?:since|ago|it'?s been|"
+    r"(?:we|i)'?ve had)\b|\bhow long it'?s been\b"
+    r"|(?:多少年|几年|多久|多少天|几个月|多长时间)了|已经.{0,6}(?:多久|几年|多少天|几个月)|到现在.{0,6}(?:多久|几年|多少天)",
+    re.I,
+)
+
+
+def elapsed(text: str) -> bool:
+    """Whether the request asks how long it has been since each date ("how long we've had them", "养了几年了")."""
+    return bool(_ELAPSED.search(text))
+
+
 def cumulative(text: str) -> bool:
     """Whether the request's goal is over everything it records, not per day ("40 hours by May", "累计十万")."""
     return bool(_CUMULATIVE.search(text))
@@ -530,6 +544,7 @@ def details(text: str) -> dict[str, Any]:
         "periods": periods(text) or None,
         "listed": listed(text) or None,
         "asked": asked(text) or None,
+        "elapsed": elapsed(text) or None,
         "measuring": measuring(text) or None,
         "breakdown": breakdown(text) or None,
     }

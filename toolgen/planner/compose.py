@@ -737,10 +737,15 @@ def _dates(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) 
         date = lib.fields["event_date"].model_copy(update={"name": "date"})
         specs["date"] = field_spec(date, lang)
     when = f"next_yearly({date.name})" if yearly else date.name
-    computed = {labels.add("days_left", "Days left", "还有几天"): f"days_until({when})"}
+    since = bool(intent.slots.get("elapsed"))  # "how long we've had them": the time since each date
+    computed = {} if since and not yearly else {labels.add("days_left", "Days left", "还有几天"): f"days_until({when})"}
     if yearly:
         computed[labels.add("next_date", "Next one", "下一次")] = when
         computed[labels.add("turns", "Turns / years", "满几年")] = f"years_between({date.name}, {when})"
+    if since:
+        computed[labels.add("days_since", "Days since", "已经多少天")] = f"days_since({date.name})"
+        computed[labels.add("years_since", "Years since", "已经几年")] = f"round(days_since({date.name}) / 365.25, 1)"
+    order = "days_left" if "days_left" in computed else "-days_since"
     path = f"/{plural}"
     ops = [
         {
@@ -755,20 +760,28 @@ def _dates(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) 
             "kind": "list",
             "path": path,
             "entity": entity,
-            "sort": "days_left",
+            "sort": order,
             "computed": computed,
-            "summary": _say(lang, "Soonest first, with days left", "按剩余天数列出"),
+            "summary": _say(lang, "Soonest first, with days left", "按剩余天数列出")
+            if order == "days_left"
+            else _say(lang, "Longest ago first, with the time since", "按过去的时间列出"),
         },
-        {
-            "id": "upcoming",
-            "kind": "list",
-            "path": "/upcoming",
-            "entity": entity,
-            "sort": "days_left",
-            "computed": dict(computed),
-            "where": "days_left >= 0 and days_left <= 30",
-            "summary": _say(lang, "In the next 30 days", "未来30天内"),
-        },
+        *(
+            [
+                {
+                    "id": "upcoming",
+                    "kind": "list",
+                    "path": "/upcoming",
+                    "entity": entity,
+                    "sort": "days_left",
+                    "computed": dict(computed),
+                    "where": "days_left >= 0 and days_left <= 30",
+                    "summary": _say(lang, "In the next 30 days", "未来30天内"),
+                }
+            ]
+            if order == "days_left"
+            else []
+        ),
         *_change_ops(entity, path, lang, ("Change one", "修改"), ("Delete one", "删除")),
     ]
     return {
