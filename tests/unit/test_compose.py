@@ -12,6 +12,7 @@ from tests.fakes import FakeTable
 from tests.helpers import tool_event
 from toolgen import auth
 from toolgen.intent import classify
+from toolgen.intent.asked import asked
 from toolgen.intent.classify import classify_as
 from toolgen.intent.details import amounts, every_days, head_count, per, tracked_object
 from toolgen.planner import OfflinePlanner
@@ -349,3 +350,11 @@ def test_a_list_of_dates_asking_how_long_it_has_been_counts_the_time_since_each(
     chinese = Tool("记一下每只猫是哪天领养的，养了几年了")
     assert chinese.intent.shape == "dates" and chinese.program.labels["years_since"] == "已经几年"
     assert not [n for n, f in chinese.fields.items() if f.type in ("number", "integer")]  # 几年了 is no field
+
+
+def test_a_request_that_names_its_tool_before_a_colon_gets_that_title_and_its_questions_as_fields():
+    cooking = Tool("cooking journal: what i made for dinner each night, rating out of 5")
+    assert cooking.intent.shape == "log" and cooking.program.title == "Cooking journal"
+    assert cooking.fields["dish"].label == "What I made" and "rating" in cooking.fields
+    waves = {a["said"]: a for a in asked("冲浪日志：哪个浪点、浪多高")}
+    assert (waves["浪高"]["type"], waves["浪高"]["en"]) == ("number", "height")  # 多高 asks a height

@@ -91,6 +91,7 @@ _ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:多久|多长时间|多长)"), "duration"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多重"), "weight"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多远"), "distance"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多(?P<d>[高深宽厚粗大长])(?!时间|时候)"), "size"),
     (re.compile(rf"(?:多少|几|第几)(?P<m>{_ZH_MEASURE})?(?P<x>(?:(?!各|分别|都|要|是|了|的|记|看|算|写|统计|吧|呢)"
                 rf"{_ONE}){{0,4}})"), "count"),
 ]  # fmt: skip
@@ -136,6 +137,11 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
     if kind in _ZH_FIXED:
         said, type_, extra = _ZH_FIXED[kind]
         return {"said": said, "type": type_, **extra}
+    if kind == "size":  # "浪多高" -> 浪高 (height), "水多深" -> 水深 (depth)
+        dimension = m.group("d")
+        english = {"高": "height", "深": "depth", "宽": "width", "厚": "thickness", "粗": "thickness", "大": "size",
+                   "长": "length"}[dimension]  # fmt: skip
+        return {"said": f"{_x(m)}{dimension}", "type": "number", "en": english}
     if kind == "boolean":
         return {"said": clause[: m.end()], "type": "boolean"}
     if kind == "choice":

@@ -300,7 +300,13 @@ def classify(text: str) -> Intent:
     if named:
         return _named(text, lang, top_name, confidence)
     shape = reading.shape
-    if shape in GUESSABLE and top < MIN_SCORE and (tracked_object(text) or len(listed(text)) >= 2 or asked(text)):
+    one_rival = top < MIN_SCORE or second < MIN_SCORE  # two named kinds in contention are a real choice to ask
+    if (
+        shape in GUESSABLE
+        and not named
+        and one_rival
+        and (tracked_object(text) or len(listed(text)) >= 2 or asked(text))
+    ):
         # no named kind in contention, and the request says what it keeps (a thing, or what each row holds): guess
         return _composed(text, lang, None, shape, reading.shape_scores[shape], top)
     if shape is None and top < MIN_SCORE and (len(listed(text)) >= 3 or len(asked(text)) >= 2):

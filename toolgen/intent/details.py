@@ -352,6 +352,20 @@ def head(text: str) -> str | None:
     return text[: m.start()]
 
 
+_TOOL_NAME = re.compile(
+    r"^\s*(?P<name>(?:[a-z][a-z'-]* ){0,3}(?:log|journal|diary|tracker|list|planner|checklist|logbook)|"
+    r"[\u4e00-\u9fff]{1,8}(?:记录|日志|日记|清单|计划|打卡|台账))\s*[:：—–-]",
+    re.I,
+)
+
+
+def tool_name(text: str) -> str | None:
+    """The name a request gives its tool before saying what it holds ("cooking journal: what I made ...",
+    "抱石记录：线路难度几级"), if it gives one."""
+    m = _TOOL_NAME.match(text)
+    return m.group("name").strip() if m else None
+
+
 def _enumerated(text: str) -> list[str]:
     """The fields a request lists after saying what its tool is ("办签证：国家、递交日期、出签日期"): the items after
     the colon, up to where the sentence goes on, when most of them are worded as fields are (a
@@ -545,6 +559,7 @@ def details(text: str) -> dict[str, Any]:
         "listed": listed(text) or None,
         "asked": asked(text) or None,
         "elapsed": elapsed(text) or None,
+        "named_as": tool_name(text),
         "measuring": measuring(text) or None,
         "breakdown": breakdown(text) or None,
     }

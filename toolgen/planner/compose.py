@@ -120,7 +120,7 @@ def _stem(word: str) -> str:
 
 
 _QUESTION = re.compile(
-    r"多少|几|什么|啥|哪|有没有|是否|(.)没\1|还是|好不好|怎么样|多久|多重|多远|谁|\b(how|which|whether|what|who|where)\b"
+    r"多少|几|什么|啥|哪|有没有|是否|(.)没\1|还是|好不好|怎么样|多久|多重|多远|多[高深宽厚粗大长]|谁|\b(how|which|whether|what|who|where)\b"
 )
 _ASKED_TYPES = {"number", "integer", "boolean", "choice", "time", "date", "string", "text"}
 
@@ -153,7 +153,7 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         if name in names or not name:
             continue
         kind = str(item["type"]) if item["type"] in _ASKED_TYPES else "string"
-        shown = english if english and _HAN.search(said) else said
+        shown = english if english and _HAN.search(said) else re.sub(r"\bi\b", "I", said)  # "what I made"
         label = Words(en=(shown[:1].upper() + shown[1:])[:80], zh=said[:80])
         spec: dict[str, Any] = {"name": name, "type": kind, "label": label, "unit": item.get("unit")}
         if kind in ("number", "integer"):
@@ -253,6 +253,9 @@ def _title(subject: Subject | None, intent: Intent, shape_title: Words) -> str:
     if subject is not None:
         return subject.title.in_(intent.lang)
     thing = intent.slots.get("object")
+    if not thing and intent.slots.get("named_as"):  # "cooking journal: what I made ...": the name it was given
+        named = str(intent.slots["named_as"])
+        return (named if intent.lang == "zh" else named[:1].upper() + named[1:])[:80]
     if not thing:
         return shape_title.in_(intent.lang)
     if intent.lang == "zh":
