@@ -85,6 +85,17 @@ def test_everyday_requests_outside_the_named_kinds_read_as_a_subject(text: str, 
         "find out where my old classmate is living now",
         "帮我查一下前任现在住在哪",
         "please renew my library books",
+        "would you mind calling my dentist and moving my appointment to next Thursday?",
+        "给我妈发个微信，说我今晚不回去吃饭了",
+        "帮我在家族群里发个200块的红包",
+        "sign me up for the city half marathon",
+        "帮我导航去最近的加油站",
+        "apply to those 10 engineering jobs using my resume",
+        "make me a doctor's note saying I had the flu",
+        "帮我弄一张医院的病假条",
+        "我新开了个网店，帮我找人刷单刷点好评",
+        "毕业论文帮我写完吧",
+        "help me get into my ex's instagram account",
     ],
 )
 def test_actions_in_the_world_are_refused_with_a_reason_in_the_persons_language(text: str):
@@ -100,7 +111,8 @@ def test_actions_in_the_world_are_refused_with_a_reason_in_the_persons_language(
     "text",
     ["a shopping list of things to buy", "帮我做一个购物清单", "log the books I borrow",
      "track my subscriptions and when to cancel them", "记录每个会员什么时候续费，提醒我退订",
-     "when do my subscriptions renew (netflix, spotify, icloud) and how much each"],  # renewing, not renew for me
+     "when do my subscriptions renew (netflix, spotify, icloud) and how much each",
+     "写论文老是分心，想把下午切成一段一段专注的时间", "收到和发出去的红包都记一下"],  # renewing, not renew for me
 )  # fmt: skip
 def test_a_tool_about_an_action_is_not_refused(text: str):
     assert classify(text).refusal is None

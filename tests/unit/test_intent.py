@@ -152,3 +152,22 @@ def test_labelled_set_accuracy_stays_above_target():
 )  # fmt: skip
 def test_a_kind_named_outright_outweighs_the_words_of_its_parts(prompt, archetype):
     assert classify(prompt).archetype == archetype
+
+
+@pytest.mark.parametrize(
+    ("prompt", "archetype"),
+    [("I keep forgetting to drink enough and feel dehydrated by 3pm", "water_tracker"),  # by the complaint
+     ("rate my day 1-5 every night and write a sentence", "mood_journal"),
+     ("want 25 min work / 5 min break cycles planned out for my afternoon", "focus_planner"),
+     ("every month my paycheck vanishes, show me where it goes and whether I'm over what I allowed myself",
+      "budget_tracker"),
+     ("每天中午不知道吃啥，把公司附近几家店放进去随机抽一家", "restaurant_picker"),
+     ("上班一堆杂事，想按紧急程度排一下，做完的划掉", "todo_list"),
+     ("要记的知识点做成一问一答的卡片，隔几天再考我一次", "flashcards"),
+     ("明天复习三门课，想按时间段排好每段学什么", "focus_planner"),
+     ("去美国吃饭不知道该多给服务员多少钱，输入账单按百分比算一下", "tip_calculator"),
+     ("set $400 for groceries this month, log purchases and get warned when im close", "budget_tracker"),
+     ("I keep forgetting to drink enough and get headaches by 3pm", "water_tracker")],
+)  # fmt: skip
+def test_a_named_kind_is_read_from_its_goal_or_complaint_without_its_name(prompt, archetype):
+    assert classify(prompt).archetype == archetype

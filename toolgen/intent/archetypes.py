@@ -107,6 +107,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('冥想', 1), ('早睡', 1), ('早起', 1), ('自律', 2), ('打勾', 1.5), ('打个勾', 1.5), ('不间断', 2),
             ('吃药', 2), ('戒烟', 2.5), ('戒糖', 2.5), ('戒', 1), ('有没有', 1), ('按时', 1), ('多少天了', 2),
             ('做到了?就?(打个?勾|打卡)', 2), ('连续(几|多少)天', 2),
+            ('(这|那)?[几两三四五六]件事.{0,6}打卡', 2),
         ),
         question='Do you want to track a daily habit and its streak?',
         question_zh="你是想每天打卡一个习惯，并看看连续了多少天吗？",
@@ -137,6 +138,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('study (sessions?|schedule|plan|blocks?|time)', 2.5), ('schedule (my|a|the) (week|days?|study)', 2.5),
             ('productiv(e|ity)', 1.5), ('distractions?', 1), ('time management', 2.5), ('agenda', 1.5),
             ('calendar', 1), ('weekdays?', 0.5), ('hours? (per|a) week', 0.5), ('planner', 1.5),
+            ('\\d+ ?min(ute)?s? (of )?(work|focus|study)', 2), ('break cycles?|work cycles?', 2), ('distracted', 1.5),
         ),
         zh=(
             ('专注', 3), ('专心', 2), ('深度工作', 3), ('番茄钟', 3.5), ('时间块', 3), ('按块', 2.5),
@@ -145,6 +147,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('时间表', 2.5), ('课表', 2), ('日程', 1.5), ('效率', 1.5), ('规划', 1), ('安排', 1), ('复习计划', 2.5),
             ('学习安排', 2.5), ('制定.{0,6}(计划|安排)', 2), ('备考', 1.5), ('考研', 1), ('时间分配', 2.5),
             ('几点做什么', 2.5), ('几点到几点', 2.5),
+            ('时间段', 2), ('穿插休息|中间休息|休息一下', 1.5), ('一段一段', 2), ('每段', 1),
         ),
         question='Do you want to plan focus blocks across your week?',
         question_zh="你是想把一周的专注时间块排进计划吗？",
@@ -182,6 +185,9 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('how much i (spend|spent)', 2.5), ('overspend(ing)?', 3), ('paycheck|payday|salary|income', 1.5),
             ('(run|running|ran) out of money', 2.5), ('broke', 1), ('limit', 1), ('cash ?flow', 2),
             (r'(under|below|within|no more than|less than) [$€£]?\d+k?( dollars| euros)? (a|per) (month|week)', 2),
+            ('where (it|my money|my paycheck|the money) goes', 2.5), ('allowed myself', 2),
+            ("(warn|warned|alert|alerted|notify|notified)( me)? when (i'?m|im|i am|i get) (close|near)", 2),
+            ('set [$€£]?\\d+ for', 1.5),
         ),
         zh=(
             ('预算', 3), ('记账', 3.5), ('开销', 2.5), ('花销', 2.5), ('支出', 2.5), ('花了多少钱', 3), ('账本', 3),
@@ -217,6 +223,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
         zh=(
             ('小费', 3.5), ('小费.{0,3}(计算|怎么算|多少)', 1.5), ('服务费', 2.5), ('打赏', 1.5), ('账单', 1),
             ('每人', 1), ('平分', 1),
+            ('(给|多给)服务员', 2), ('按百分比', 1),
         ),
         question='Do you want to work out a tip and split a bill?',
         question_zh="你是想算小费并平摊账单吗？",
@@ -247,6 +254,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('(until|till) (my|the|our) \\w+', 1.5), ('deadline', 1.5), ('anniversary', 1), ('birthday', 1),
             ('wedding', 1), ('christmas|xmas|halloween|thanksgiving', 1), ('new year', 1), ('vacation|holiday', 0.5),
             ('due (on|date)', 1), ('count (the )?days', 2.5),
+            ('how long (til|till|until|before)', 3),
         ),
         zh=(
             ('倒计时', 3.5), ('还有几天', 3), ('还剩几天', 3), ('还有多少天', 3), ('倒数', 2.5), ('纪念日', 1.5),
@@ -270,6 +278,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
         zh=(
             ('待办', 3.5), ('任务', 2), ('清单', 1.5), ('要做的事', 3), ('要办的事', 3), ('事项', 2), ('家务', 2),
             ('购物清单', 2.5), ('备忘', 1.5), ('提醒', 1), ('勾掉', 2), ('列出来', 1.5),
+            ('紧急程度|轻重缓急', 2), ('划掉', 2), ('杂事|琐事', 1.5), ('做完的', 1),
         ),
         question='Do you want a to-do list you can add tasks to and tick off?',
         question_zh="你是想要一个能添加任务、勾选完成的待办清单吗？",
@@ -300,10 +309,12 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('(learn|learning|study|studying|practi[sc]e|revise|review) (\\w+ )?'
              '(words|kanji|characters|terms|phrases)', 2.5),
             ('new words', 2), ('definitions?', 1), ('exam prep|revision', 1),
+            ('quiz me', 2),
         ),
         zh=(
             ('单词卡', 3.5), ('闪卡', 3.5), ('记单词', 3), ('背单词', 3.5), ('单词', 2), ('词汇', 2.5), ('卡片', 2),
             ('复习', 1.5), ('抽认卡', 3.5), ('背诵', 2), ('生词', 2.5), ('记忆卡', 3), ('背', 1),
+            ('一问一答', 3), ('考我', 2), ('知识点', 1.5),
         ),
         question='Do you want flashcards to learn and review words or facts?',
         question_zh="你是想用记忆卡片学习和复习单词或知识点吗？",
@@ -315,6 +326,8 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('water', 2.5), ('hydrat(e|ed|ion|ing)', 3), ('h2o', 3), ('water intake', 1),
             ('drink (more |enough )?water', 1), ('drink enough', 2), ('fluids?', 2.5), ('thirst(y)?', 1),
             ('bottles?', 1),
+            ('(stay|staying|keep) hydrated|dehydrat(ed|ion)', 3), ('glass(es)?( of water)?', 1.5),
+            ('\\d+(\\.\\d+)? ?(l|litres?|liters?) a day', 2), ('forget(ting)? to drink', 2),
         ),
         zh=(
             ('喝水', 3), ('喝.{0,8}水', 2), ('饮水', 3), ('水量', 2.5), ('补水', 3), ('八杯水', 3), ('喝了多少水', 3),
@@ -331,6 +344,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('how i feel', 3), ("how i('m| am) feeling", 3), ('mental health|well-?being', 2.5), ('gratitude', 2),
             ('anxi(ety|ous)', 2), ('stress(ed)?', 1.5), ('how (stressed|happy|sad|anxious|tired)', 2),
             ('happ(y|iness)', 1), ('sad(ness)?', 1), ('how my day went', 2),
+            ('rate my day', 3), ('how (was )?my day (was|went)', 2),
         ),
         zh=(
             ('心情', 3), ('情绪', 3), ('日记', 2.5), ('感受', 2.5), ('开心', 1.5), ('开不开心', 2.5), ('高兴', 1.5),
@@ -351,11 +365,13 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('takeaway|takeout|take-out', 1.5), ('pick (a |one )?(place|spot)', 1.5),
             ('diners?|bistros?|eateries|eatery', 2), ('dinner|lunch', 1), ('brunch', 2), ('places to try', 2.5),
             ('decide where', 1.5), ('pick one for', 1), ('foodie|food', 1),
+            ('pick (a|one) (restaurant|place to eat)', 2),
         ),
         zh=(
             ('餐厅', 3), ('饭店', 3), ('吃什么', 3), ('去哪吃', 3.5), ('选餐厅', 3.5), ('馆子', 3), ('外卖', 1.5),
             ('午饭', 1.5), ('晚饭', 1.5), ('美食', 2), ('小吃', 1.5), ('吃饭', 1), ('火锅店', 2.5), ('日料店', 2.5),
             ('店', 0.5), ('(午餐|晚餐|午饭|晚饭|吃饭|聚餐).{0,4}(地方|去处)', 2.5), ('午餐', 1.5), ('晚餐', 1.5),
+            ('吃啥', 2), ('随机抽一家|随机选一家|抽一家', 3), ('挑一家|挑一个', 1.5), ('人均', 1.5), ('选择困难', 1),
         ),
         question='Do you want a list of restaurants and a picker that chooses one for you?',
         question_zh="你是想收藏一些餐厅，再让工具帮你挑一家吗？",
@@ -385,7 +401,8 @@ OUT_OF_SCOPE = Archetype(
     zh=(
         # writing asked of toolgen ("帮我写论文"), not writing the person plans to do ("上午写代码")
         ('(帮我|给我|替我|请你?|你能|能不能|可以|代)(帮我)?写(一篇|一首|一封|个|篇|首|份)?.{0,8}'
-         '(论文|文章|诗|小说|代码|邮件|作文)', 4), ('^写(一篇|一首|一封|个)?.{0,8}(论文|文章|诗|小说|作文)', 4),
+         '(论文|文章|诗|小说|代码|邮件|作文)', 4),
+        ('^写(一篇|一首|一封|个)?.{0,8}(论文|文章|诗|小说|作文)(?!.{0,4}(时|的时候|老是|总是|分心|效率|进度))', 4),
         ('订机票', 4), ('订酒店', 4), ('订票', 4), ('买票', 4), ('订餐', 3), ('点外卖', 4),
         ('打电话', 4), ('发短信', 4), ('翻译', 4), ('讲个笑话', 4), ('总结', 3), ('炒股', 4), ('股票', 3),
         ('黑客', 4), ('作业', 3), ('帮我买', 4), ('讲讲', 3), ('推荐.{0,3}(电影|歌|电视剧)', 4),
