@@ -228,3 +228,14 @@ def test_what_set_it_off_asks_for_the_trigger_and_a_count_per_day_is_a_log():
     (trigger,) = [a for a in asked("how many inhaler puffs a day and what set it off") if a["type"] == "string"]
     assert trigger["name"] == "trigger"
     assert classify("asthma: how many inhaler puffs a day and what set it off").shape == "log"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("money I've lent to friends: who, how much, when", "amount"),  # a bare 'how much' in a list is the amount
+     ("sourdough starter log: flour amounts, how much it rose", "rise"),  # how much it changed, by its verb
+     ("the kids' heights, and how much they grew", "growth")],
+)  # fmt: skip
+def test_how_much_asks_an_amount_or_the_change_its_verb_names(text, name):
+    assert name in [a["name"] for a in asked(text) if a["type"] == "number"]
+    assert asked("show me how much is left") == []  # a figure over the rows, not a field

@@ -212,7 +212,8 @@ _WORDS = r"(?P<x>[a-z][a-z-]*(?: [a-z][a-z-]*)?)"
 _EXAMPLES = r"(?P<ex>[a-z]+(?:,? (?:or |and )?[a-z]+)*)"
 _EN_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bhow many(?: {_WORDS})?", re.I), "count"),
-    (re.compile(rf"\bhow much {_WORDS}", re.I), "amount"),
+    (re.compile(rf"\bhow much (?:{_PRONOUN} )(?P<v>[a-z]+)\b", re.I), "change"),  # "how much it rose"
+    (re.compile(rf"\bhow much(?! {_PRONOUN}\b)(?: {_WORDS})?", re.I), "amount"),
     (re.compile(rf"\bwhether (?:or not )?(?:{_PRONOUN}(?:'ve|'m|'re|'d|'s| have| has)? )?"
                 rf"(?P<x>[a-z]+(?: (?:my |the |a |an )?[a-z]+)?)", re.I), "boolean"),
     (re.compile(rf"\bwhich {_WORDS}", re.I), "which"),
@@ -253,11 +254,21 @@ _EN_FIGURE = re.compile(
 _EN_FIGURE_NOUN = re.compile(r"\b(?:left|remaining|until|till|total|so far|overall|altogether|in a row)\b", re.I)
 
 
+_CHANGES = {  # how much something changed, by its verb: the noun of the change
+    "rose": "rise", "rise": "rise", "rises": "rise", "risen": "rise", "grew": "growth", "grow": "growth",
+    "grown": "growth", "grows": "growth", "gained": "gain", "gain": "gain", "lost": "loss", "lose": "loss",
+    "dropped": "drop", "fell": "drop", "shrank": "shrinkage", "weighed": "weight", "weighs": "weight",
+    "cost": "cost", "costs": "cost", "drank": "drink", "ate": "food", "slept": "sleep", "walked": "distance",
+    "ran": "distance", "earned": "earnings", "made": "earnings", "saved": "saved", "owe": "owed", "owed": "owed",
+}  # fmt: skip
+_SPENT = {"spent", "spend", "paid", "pay", "gave", "give", "lent", "borrowed", "charged"}  # money: an amount
+
+
 def _en(text: str) -> list[Asked]:
     found: list[tuple[int, Asked]] = []
     for pattern, kind in _EN_QUESTIONS:
         for m in pattern.finditer(text):
-            if kind in ("count", "amount") and (
+            if kind in ("count", "amount", "change") and (
                 _EN_FIGURE.search(text[max(0, m.start() - 24) : m.start()])
                 or _EN_FIGURE_NOUN.search(text[m.start() : m.end() + 16])
             ):
@@ -269,6 +280,12 @@ def _en(text: str) -> list[Asked]:
 
 
 def _en_item(m: re.Match[str], kind: str) -> Asked | None:
+    if kind == "change":  # "how much it rose": the rise; "how much they grew": the growth
+        verb = m.group("v").lower()
+        if verb in _SPENT:
+            return {"said": "amount", "name": "amount", "type": "number", "sum": True}
+        name = _CHANGES.get(verb, verb)
+        return {"said": name, "name": name, "type": "number", "sum": False}
     if kind in ("count", "amount"):
         noun = _noun(m.group("x") or "")
         if not noun:  # "how much I spent": an amount; "the species and how many": a count
