@@ -165,14 +165,13 @@ def _cores() -> dict[str, list[tuple[str, int]]]:
     return {t: sorted(v, key=lambda sv: -sv[1]) for t, v in cores.items()}
 
 
-def _by_core(text: str, found: dict[str, tuple[float, str]]) -> tuple[str, str] | None:
+def _by_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
     """The subject a request names only by its noun ("a journal of the birds I spot": bird watching), when it names
     none by its phrases: of the subjects that noun is one of, the one of the shape the sentence asks for, else the
     one most of whose phrases have it."""
     cores = _cores()
-    stop = set(_words()["core_stop"])
+    stop = _core_stop()
     subjects = library().subjects
-    scores = shape_scores(text)
     wanted = max(scores, key=lambda k: scores[k]) if scores and max(scores.values()) >= 1 else None
     if wanted is None and not asks_for_a_tool(text):  # "how do I cook rice" asks for no tool about cooking
         return None
@@ -199,8 +198,14 @@ def _word_score(word: str) -> float:
     return min(2.5 + 0.5 * (len(word.split()) - 1), 3.5)
 
 
-def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
-    """(subject, score, matched words) for each subject the text names, best first."""
+@cache
+def _core_stop() -> frozenset[str]:
+    return frozenset(_words()["core_stop"])
+
+
+def find_subjects(text: str, scores: dict[str, float] | None = None) -> list[tuple[Subject, float, str]]:
+    """(subject, score, matched words) for each subject the text names, best first (``scores``: the text's shape
+    scores, when the caller has them)."""
     en, zh, longest = _index()
     subjects = library().subjects
     found: dict[str, tuple[float, str]] = {}
@@ -215,7 +220,7 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
         if hit and found.get(subject_id, (0.0, ""))[0] < PATTERN_SCORE:
             found[subject_id] = (PATTERN_SCORE, hit.group(0))
     if not found and not re.search(r"[\u4e00-\u9fff]", text):
-        core = _by_core(text, found)
+        core = _by_core(text, shape_scores(text) if scores is None else scores)
         if core is not None:
             found[core[0]] = (CORE_SCORE + subjects[core[0]].weight, core[1])
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
@@ -270,8 +275,9 @@ _TOOL_NOUN = re.compile(r"calculator|tracker|log\b|list\b|journal|planner|schedu
 def read(text: str) -> Reading:
     """The open-world reading of ``text``."""
     action = find_action(text)
-    found = find_subjects(text)
-    reading = Reading(shape_scores=shape_scores(text), action=action)
+    scores = shape_scores(text)
+    found = find_subjects(text, scores)
+    reading = Reading(shape_scores=scores, action=action)
     if found:
         reading.subject, reading.subject_score, reading.matched = found[0]
         reading.by_noun = len(found) == 1 and reading.subject_score == CORE_SCORE + reading.subject.weight
