@@ -367,7 +367,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--part",
-        choices=[*"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6".split(), "all"],
+        choices=[*"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7".split(), "all"],
         default="dev",
         help="which part of the breadth set ('all': dev, holdout and dev2; each part was read once before tuning)",
     )
