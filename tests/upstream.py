@@ -41,7 +41,10 @@ def _current(variable: str, lat: float) -> float:
     return round(abs(lat) * 2 % 150 + len(variable), 1)  # e.g. a US AQI between 0 and 160
 
 
-def forecast_location(lat: str, lon: str, variables: list[str], current: list[str] | None = None) -> dict:
+def forecast_location(
+    lat: str, lon: str, variables: list[str], current: list[str] | None = None, days: int = 7
+) -> dict:
+    """One place's answer, with ``days`` days of each daily variable (Open-Meteo's ``forecast_days``)."""
     highs, lows, rain = FORECAST.get(f"{float(lat):.1f}", ([None] * 7,) * 3)
     known = {"temperature_2m_max": highs, "temperature_2m_min": lows, "precipitation_sum": rain,
              "wind_speed_10m_max": [10.0] * 7}  # fmt: skip
@@ -52,7 +55,7 @@ def forecast_location(lat: str, lon: str, variables: list[str], current: list[st
     }  # fmt: skip
     if variables:
         place["daily_units"] = {"time": "iso8601", **{v: "°C" for v in variables}}
-        place["daily"] = {"time": DAYS, **series}
+        place["daily"] = {"time": DAYS[:days], **{v: column[:days] for v, column in series.items()}}
     if current:
         place["current"] = {
             "time": "2026-12-02T12:00",
@@ -88,7 +91,8 @@ class Upstream:
                     lats, lons = query["latitude"].split(","), query["longitude"].split(",")
                     daily = [v for v in query.get("daily", "").split(",") if v]
                     current = [v for v in query.get("current", "").split(",") if v]
-                    places = [forecast_location(a, o, daily, current) for a, o in zip(lats, lons, strict=True)]
+                    days = int(query.get("forecast_days", 7))
+                    places = [forecast_location(a, o, daily, current, days) for a, o in zip(lats, lons, strict=True)]
                     self._json(places if len(places) > 1 else places[0])
                 elif parts.path == "/v1/latest":
                     base = query.get("base", "EUR")

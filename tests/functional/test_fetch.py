@@ -220,6 +220,29 @@ def test_a_lookup_shows_the_measures_the_request_names_besides_its_own(overrides
     assert program.labels["humidity"] == "湿度（%）" and program.labels["rain"] == "降雨概率（%）"
 
 
+def test_a_lookup_asked_about_tomorrow_reads_that_day_alone(overrides, upstream):
+    # given a request about one day of a daily forecast
+    app, program = tool("will it rain in Chicago tomorrow? chance of rain please")
+    # when the tool is called
+    status, body = call(app, program.operations[0].path)
+    # then it asks the source for two days and shows the second, and its title says so
+    assert status == 200, body
+    assert [row["date"] for row in body["items"]] == ["2026-12-03"]
+    assert "forecast_days=2" in upstream.requests[-1]
+    assert program.title.endswith("tomorrow")
+
+
+def test_a_lookup_asked_about_today_reads_today_for_every_place_it_ranks(overrides, upstream):
+    app, program = tool("今天北京、上海、广州的紫外线哪里最强")
+    status, body = call(app, program.operations[0].path)
+    assert status == 200, body
+    assert len(body["items"]) == 3 and "forecast_days=1" in upstream.requests[-1]
+    assert program.title.endswith("（今天）")
+    week = call(tool("这周北京、上海、广州的紫外线哪里最强")[0], program.operations[0].path)[1]
+    assert "forecast_days=7" in upstream.requests[-1]
+    assert {i["city"]: i["uv_max"] for i in week["items"]} != {i["city"]: i["uv_max"] for i in body["items"]}
+
+
 def test_a_composed_lookup_reaches_only_the_platforms_apis(overrides):
     _, program = tool("what time is sunset in Lisbon this week")
     data = json.loads(program.model_dump_json())

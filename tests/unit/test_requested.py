@@ -7,7 +7,7 @@ import pytest
 
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
-from toolgen.intent.details import listed, periods, recurring_tasks
+from toolgen.intent.details import listed, periods, recurring_tasks, when
 from toolgen.intent.read import read
 from toolgen.knowledge.base import library, measures_named
 from toolgen.knowledge.fields import duplicates
@@ -519,3 +519,21 @@ def test_grams_in_a_cup_across_dimensions_is_still_the_kitchen_conversion() -> N
 )
 def test_between_subjects_named_as_surely_the_sentences_shape_decides(text: str, subject: str) -> None:
     assert read(text).subject is not None and read(text).subject.id == subject
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("whats the UV index today in sydney", "today"),
+        ("pollen count tommorow? my allergies are killing me", "tomorrow"),
+        ("明天北京空气质量咋样，要不要戴口罩", "tomorrow"),
+        ("air quality in delhi right now - is it safe to run outside?", "now"),
+        ("现在外面风大不大", "now"),
+        ("is it gonna rain this weekend in portland", "weekend"),
+        ("今晚能看到日落吗", "today"),
+        ("sunrise times in Denver this week", None),
+        ("a notebook of things I know now about knots", "now"),  # the reader says the day; lookups alone use it
+    ],
+)
+def test_the_day_a_lookup_is_asked_about(text: str, day: str | None) -> None:
+    assert when(text) == day

@@ -26,6 +26,7 @@ from toolgen.intent.details import (
     periods,
     recurring_tasks,
     tracked_object,
+    when,
 )
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read
@@ -390,6 +391,7 @@ def _composed(
         words = {w.lower() for m in measures for w in [*library().measures[m].en, *library().measures[m].zh]}
         unresolved = [p for p in place_like(text) if p.lower() not in words]  # "紫外线和湿度": a measure, no place
         slots.update(cities=find_cities(text), unresolved_places=unresolved, order=order(text), measures=measures)
+        slots["when"] = when(text)
         if _PER_DAY.search(text):
             slots["per_day"] = True
     confidence = (1 - math.exp(-score / 2.0)) * score / (score + rival) if score > 0 else 0.0

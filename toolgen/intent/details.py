@@ -300,6 +300,21 @@ def periods(text: str) -> list[str]:
     return [name for name, pattern in _PERIODS.items() if pattern.search(text)]
 
 
+# The day a lookup is asked about, most specific first: "tomorrow" in "what about tomorrow, and today?" is what the
+# person plans for; "now" is read as today where a source only forecasts days.
+_WHEN = {
+    "tomorrow": re.compile(r"\b(tomorrow|tomorow|tommorow|tommorrow|tmrw|tmr)\b|明天|明日|明儿", re.I),
+    "weekend": re.compile(r"\b(weekend'?s?|saturday|sunday)\b|周末|星期六|星期天|周六|周日", re.I),
+    "today": re.compile(r"\b(today|tonight|this (morning|afternoon|evening))\b|今天|今日|今晚|今儿", re.I),
+    "now": re.compile(r"\b(right now|now|currently|at the moment|at this moment)\b|现在|此刻|目前|当前|实时", re.I),
+}
+
+
+def when(text: str) -> str | None:
+    """The day a lookup is asked about: 'now', 'today', 'tomorrow' or 'weekend', or None for no day in particular."""
+    return next((name for name, pattern in _WHEN.items() if pattern.search(text)), None)
+
+
 _ITEM = r"[a-z][a-z0-9.'+-]*(?:\s[a-z][a-z0-9.'+-]*){0,2}"
 _EN_TRIGGER = re.compile(
     r"\b(?:track(?:ing)?|log(?:ging)?|record(?:ing)?|note(?: down)?|keep track of|measur(?:e|ing)|test(?:ing)?|"

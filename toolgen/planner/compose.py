@@ -911,27 +911,33 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     sort = look.sort
     if sort and intent.slots.get("order"):  # "哪个最差": the highest first; "the cleanest": the lowest first
         sort = ("-" if intent.slots["order"] == "high_first" else "") + sort.lstrip("-")
+    # the day asked about ("UV today", "明天空气质量"): a daily forecast read for that day alone; current values are now
+    when = intent.slots.get("when")
+    day = {"now": 0, "today": 0, "tomorrow": 1}.get(when or "") if look.series == "daily" else None
+    days = 1 if day is not None else look.days
+    window = f"[{day}:{day + 1}]" if day is not None else ""  # JMESPath: that day's element of each column
     if look.series == "daily":
-        query["forecast_days"] = str(look.days)
+        query["forecast_days"] = str(day + 1 if day is not None else look.days)
     if by_day and len(places) == 1:  # one place: the days of its forecast, as rows
         place = json.dumps(shown[0], ensure_ascii=False).replace("`", "")
-        columns = ", ".join(f"{n}: {v.var}" for n, v in values.items())
-        select = f"[0].daily.{{date: time, {columns}, city: `{place}`}}"
+        columns = ", ".join(f"{n}: {v.var}{window}" for n, v in values.items())
+        select = f"[0].daily.{{date: time{window}, {columns}, city: `{place}`}}"
         fields = {"date": "date", **fields, "city": "string"}
         labels.add("city", "City", "城市")
-        operation: dict[str, Any] = {"labels": [], "label_field": "date", "sort": None, "limit": look.days}
+        operation: dict[str, Any] = {"labels": [], "label_field": "date", "sort": None, "limit": days}
         labels.add("date", "Date", "日期")
     elif by_day:  # several places, each day of each: the runtime names each place's days by its label
-        columns = ", ".join(f"{n}: {v.var}" for n, v in values.items())
-        select = f"[*].daily.{{date: time, {columns}}}"
+        columns = ", ".join(f"{n}: {v.var}{window}" for n, v in values.items())
+        select = f"[*].daily.{{date: time{window}, {columns}}}"
         fields = {"city": "string", "date": "date", **fields}
         labels.add("city", "City", "城市")
         labels.add("date", "Date", "日期")
-        operation = {"labels": shown, "label_field": "city", "sort": None, "limit": min(100, look.days * len(places))}
+        operation = {"labels": shown, "label_field": "city", "sort": None, "limit": min(100, days * len(places))}
     else:
         series = look.series
         parts = [
-            f"{n}: " + (_REDUCE[v.reduce].format(f"{series}.{v.var}") if series == "daily" else f"{series}.{v.var}")
+            f"{n}: "
+            + (_REDUCE[v.reduce].format(f"{series}.{v.var}{window}") if series == "daily" else f"{series}.{v.var}")
             for n, v in values.items()
         ]
         select = "[*].{" + ", ".join(parts) + "}"
@@ -940,9 +946,19 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         labels.add("city", "City", "城市")
     where = ("、" if lang == "zh" else ", ").join(shown)
     url = LOOKUP_APIS[look.api]
+    period: tuple[str, str] | None = None  # the title says which day it reads; a forecast of days says it is one
+    if day is not None:
+        period = {"now": ("now", "现在"), "today": ("today", "今天"), "tomorrow": ("tomorrow", "明天")}[when or ""]
+    elif look.series == "current":
+        period = ("now", "现在") if when in ("now", "today") else None
+    else:
+        period = ("forecast", "预报")
+    title = subject.title.in_(lang)
+    if period:
+        title = f"{title}（{period[1]}）" if lang == "zh" else f"{title} {period[0]}"
     return {
         "name": snake(subject.id),
-        "title": subject.title.in_(lang),
+        "title": title,
         "description": _say(lang, f"{subject.title.en}: {where}.", f"{subject.title.zh}：{where}。"),
         "allowed_hosts": [url.split("/")[2]],
         "operations": [
