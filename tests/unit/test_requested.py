@@ -8,7 +8,7 @@ import pytest
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
 from toolgen.intent.details import listed, periods, recurring_tasks, when
-from toolgen.intent.read import read
+from toolgen.intent.read import _zh_cores, read, zh_word_spans
 from toolgen.knowledge.base import library, measures_named
 from toolgen.knowledge.fields import duplicates
 
@@ -537,3 +537,31 @@ def test_between_subjects_named_as_surely_the_sentences_shape_decides(text: str,
 )
 def test_the_day_a_lookup_is_asked_about(text: str, day: str | None) -> None:
     assert when(text) == day
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("帮我把邻居们的生日记一下，快到了告诉我", "birthdays"),  # 生日, the subject's own noun, and no 日记 across it
+        ("孩子的作业每天记一下用了多久", None),  # a log of homework time, not the subject of assignments due
+        ("记一下每天的心得和感想", None),  # nothing a subject calls itself
+        ("记录每次的金额和日期", None),  # field words name what a row holds, not what the tool is about
+        ("定期记一下体检的结果", "medical_appointments"),  # 定期, a word of when, is no noun of fixed deposits
+    ],
+)
+def test_a_chinese_request_names_a_subject_by_its_own_noun(text: str, subject: str | None) -> None:
+    intent = classify(text)
+    assert intent.subject == subject, intent
+
+
+def test_a_chinese_nouns_of_a_subject_are_its_own_and_seldom_anothers() -> None:
+    cores = _zh_cores()
+    assert cores["生日"] == [("birthdays", cores["生日"][0][1])]
+    assert "班费" not in cores  # only ever inside 加班费
+    assert not {"摄入", "训练", "收藏", "定期", "金额", "记录"} & set(cores)
+
+
+def test_a_chinese_cue_does_not_cross_the_end_of_a_word() -> None:
+    assert zh_word_spans("把生日记一下")[0] == (1, 3)
+    assert classify("帮我把大家的生日记一下").archetype != "mood_journal"
+    assert classify("每天写日记，记下心情").archetype == "mood_journal"

@@ -29,7 +29,7 @@ from toolgen.intent.details import (
     when,
 )
 from toolgen.intent.gazetteer import UNITS
-from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read
+from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read, zh_word_spans
 from toolgen.intent.slots import (
     extract,
     find_cities,
@@ -79,10 +79,17 @@ def _own_name(arch: Archetype) -> re.Pattern[str]:
     return _compiled(r"[\s-]?".join(words) + "s?")
 
 
-def _score(arch: Archetype, text: str) -> float:
+def _score(arch: Archetype, text: str, words: list[tuple[int, int]]) -> float:
     english = sum(w for p, w in arch.en if _compiled(p).search(text))
     english += NAMED_OUTRIGHT if _own_name(arch).search(text) else 0.0
-    return english + sum(w for cue, w in arch.zh if _compiled_zh(cue).search(text))
+    return english + sum(w for cue, w in arch.zh if _found_zh(_compiled_zh(cue), text, words))
+
+
+def _found_zh(cue: re.Pattern[str], text: str, words: list[tuple[int, int]]) -> bool:
+    """Whether a Chinese cue is in the text as itself, not across the end of a word ("日记" in "生日记一下")."""
+    return any(
+        not any(a < m.start() < b < m.end() for a, b in words) for m in cue.finditer(text) if m.end() > m.start()
+    )
 
 
 _HEIGHT = re.compile(
@@ -149,7 +156,8 @@ def _boosts(text: str) -> dict[str, float]:
 
 def scores(text: str) -> dict[str, float]:
     """Each archetype's score for ``text`` (and the out-of-scope score under its own name)."""
-    result = {arch.name: _score(arch, text) for arch in (*ARCHETYPES, OUT_OF_SCOPE)}
+    words = zh_word_spans(text) if is_chinese(text) else []
+    result = {arch.name: _score(arch, text, words) for arch in (*ARCHETYPES, OUT_OF_SCOPE)}
     for name, extra in _boosts(text).items():
         result[name] += extra
     return result

@@ -131,6 +131,24 @@ def _chinese_words(text: str, zh: dict[str, str], longest: int) -> Iterator[str]
             i += 1
 
 
+def zh_word_spans(text: str) -> list[tuple[int, int]]:
+    """Where the knowledge base's Chinese words (subjects' words and nouns) stand in ``text``, the longest at each
+    place, left to right: the word boundaries a cue must not cross ("生日记一下" is 生日 + 记, no 日记)."""
+    _, zh, longest = _index()
+    cores = _zh_cores()
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        for size in range(min(max(longest, 4), n - i), 1, -1):
+            if text[i : i + size] in zh or text[i : i + size] in cores:
+                spans.append((i, i + size))
+                i += size
+                break
+        else:
+            i += 1
+    return spans
+
+
 PATTERN_SCORE = 2.75
 CORE_SCORE = 1.75  # a subject's own noun alone ("birds", "movies"): less sure than any of its phrases
 
@@ -186,6 +204,96 @@ def _by_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
     return None
 
 
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+# Characters a Chinese noun neither starts nor ends with: grammar, numbers and question words ("次多" of "每次多少",
+# "写了", "的生" are pieces of a sentence around a noun, not a noun)
+_ZH_EDGE = frozenset(
+    "的了着过地得吗呢吧啊么多少几每个一二三四五六七八九十两次下上里中和与跟或及都也还就"
+    "要想会能我你他她它们这那哪啥谁怎什把被给让在是有没不很太最再又才"
+)
+
+
+# How often and when: words of many subjects' names ("定期换滤芯", "定期存款") that name none
+_ZH_WHEN = frozenset(
+    "定期 经常 平时 最近 以后 之前 以前 今天 明天 昨天 今年 去年 明年 周末 早上 晚上 中午 上午 下午".split()
+)
+
+
+@cache
+def _zh_cores() -> dict[str, list[tuple[str, int]]]:
+    """Each subject's own Chinese nouns: a word of two to four characters of its title or item that most of its
+    words have too ("生日" of 生日提醒, 朋友的生日 and 生日清单), that names no field ("金额", "日期"), no tool and no
+    time, and that other subjects' words seldom have, to that subject and how many of its words have it."""
+    lib = library()
+    stop: set[str] = set()
+    for f in lib.fields.values():  # a field's words name what a row holds, not what the tool is about
+        for word in (f.label.zh, *f.words):
+            stop.update(_CJK_RUN.findall(word))
+    stop.update(re.findall(r"[\u4e00-\u9fff]+", _words()["tool_words"]["zh"]))
+    stop.update(_ZH_WHEN)
+    holders: dict[str, list[tuple[str, int]]] = {}
+    everywhere: dict[str, int] = {}  # in how many words of all subjects each piece is
+    for subject in lib.subjects.values():
+        phrases = {*subject.zh, subject.title.zh, subject.item.zh}
+        counts: dict[str, int] = {}
+        for phrase in phrases:
+            pieces = {
+                run[i : i + size]
+                for run in _CJK_RUN.findall(phrase)
+                for size in (2, 3, 4)
+                for i in range(len(run) - size + 1)
+            }
+            for piece in pieces:
+                if piece not in stop and piece[0] not in _ZH_EDGE and piece[-1] not in _ZH_EDGE:
+                    counts[piece] = counts.get(piece, 0) + 1
+        for piece, n in counts.items():
+            everywhere[piece] = everywhere.get(piece, 0) + n
+            named = piece in subject.title.zh or piece in subject.item.zh  # what the subject calls itself
+            if not (named and n >= 3 and n >= ZH_CORE_SHARE * len(phrases)):
+                continue
+            # and not only inside a longer noun of its own ("班费" of 加班费 is no noun)
+            if not any(piece in other and other != piece and m == n for other, m in counts.items()):
+                holders.setdefault(piece, []).append((subject.id, n))
+    cores = {}
+    for piece, found in holders.items():  # a noun most of whose uses are another subject's names neither
+        found.sort(key=lambda sv: -sv[1])
+        if found[0][1] >= ZH_CORE_OWN * everywhere[piece]:
+            cores[piece] = found[:1]
+    return cores
+
+
+ZH_CORE_SHARE = 0.4  # of a subject's words that must have a noun for it to be one of the subject's own
+ZH_CORE_OWN = 0.6  # of all subjects' words that have the noun, the share that must be that subject's
+
+
+def _by_zh_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
+    """The subject a Chinese request names only by its noun ("把同学的生日都记下来": birthdays), when it names none
+    by its words: of the subjects its nouns are nouns of and of the shape the sentence asks for (when it asks for
+    one), the one with the most words that have one (a longer noun counts for more)."""
+    if not (asks_for_a_tool(text) or (scores and max(scores.values()) >= 1)):
+        return None
+    cores = _zh_cores()
+    evidence: dict[str, tuple[int, str]] = {}
+    for run in _CJK_RUN.findall(text):
+        for size in (4, 3, 2):
+            for i in range(len(run) - size + 1):
+                for subject_id, n in cores.get(run[i : i + size], []):
+                    if n * size > evidence.get(subject_id, (0, ""))[0]:
+                        evidence[subject_id] = (n * size, run[i : i + size])
+    if not evidence:
+        return None
+    subjects = library().subjects
+    top = max(scores.values(), default=0.0)
+    wanted = {shape for shape, score in scores.items() if score == top} if top >= 1 else None  # ties: any of them
+    # a subject of another shape than the one the sentence asks for is not what it names ("每天记一下写作业花了多久"
+    # is a log of homework time, not a list of assignments due)
+    ranked = sorted(
+        ((sid, found) for sid, found in evidence.items() if wanted is None or subjects[sid].shape in wanted),
+        key=lambda kv: -kv[1][0],
+    )
+    return (ranked[0][0], ranked[0][1][1]) if ranked else None
+
+
 @cache
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     return [(s.id, re.compile(p, re.IGNORECASE)) for s in library().subjects.values() for p in s.patterns]
@@ -219,8 +327,10 @@ def find_subjects(text: str, scores: dict[str, float] | None = None) -> list[tup
         hit = pattern.search(text)
         if hit and found.get(subject_id, (0.0, ""))[0] < PATTERN_SCORE:
             found[subject_id] = (PATTERN_SCORE, hit.group(0))
-    if not found and not re.search(r"[\u4e00-\u9fff]", text):
-        core = _by_core(text, shape_scores(text) if scores is None else scores)
+    if not found:
+        scores = shape_scores(text) if scores is None else scores
+        chinese = re.search(r"[\u4e00-\u9fff]", text)
+        core = _by_zh_core(text, scores) if chinese else _by_core(text, scores)
         if core is not None:
             found[core[0]] = (CORE_SCORE + subjects[core[0]].weight, core[1])
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
