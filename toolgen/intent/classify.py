@@ -41,6 +41,7 @@ from toolgen.intent.slots import (
     find_units,
     is_chinese,
 )
+from toolgen.intent.spelling import standard
 from toolgen.knowledge.base import Subject, library, measures_named
 from toolgen.knowledge.fields import requested_fields
 from toolgen.knowledge.places import place_like
@@ -209,6 +210,7 @@ def _yielding(text: str, reading: Reading, all_scores: dict[str, float]) -> Read
 def classify(text: str) -> Intent:
     """The Intent of a request: a named kind or a composed shape and subject (or None with candidates, or a
     refusal), with its confidence, slots and language."""
+    text = standard(text)
     lang: Literal["en", "zh"] = "zh" if is_chinese(text) else "en"
     reading = read(text)
     if reading.action is not None:  # an action in the world: refused with its reason, whatever else it names
@@ -371,6 +373,7 @@ def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -
 def classify_as(text: str, choice: str) -> Intent:
     """The intent of ``text`` read as ``choice`` (a named kind, a subject, or custom_<shape>): the person's answer to
     a question; ValueError for a choice that is none of those."""
+    text = standard(text)
     lang: Literal["en", "zh"] = "zh" if is_chinese(text) else "en"
     if choice in BY_NAME:
         return _named(text, lang, choice, 1.0)

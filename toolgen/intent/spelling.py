@@ -1,0 +1,43 @@
+"""What people type, read as what they mean, before any cue is matched.
+
+Requests are typed fast: contractions lose their apostrophe ("im", "dont", "whats"), words shrink ("u", "ur",
+"pls", "w/") and a few words are misspelt by nearly everyone ("tommorow", "calender", "seperate"). Every cue of the
+classifier, the subject reader and the slot readers is written in standard spelling, so the request is put into
+standard spelling once, here, instead of every cue learning every way of typing it. Only forms that mean one thing
+are rewritten: "its", "ill", "were", "lets" and "id" are words as they stand and are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTRACTIONS = {
+    "im": "i'm", "ive": "i've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't",
+    "wont": "won't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't", "werent": "weren't",
+    "havent": "haven't", "hasnt": "hasn't", "shouldnt": "shouldn't", "wouldnt": "wouldn't", "couldnt": "couldn't",
+    "whats": "what's", "thats": "that's", "theres": "there's", "hows": "how's", "whens": "when's",
+    "wheres": "where's", "whos": "who's", "youre": "you're", "theyre": "they're",
+}  # fmt: skip
+_SHORTHAND = {
+    "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks", "w/": "with", "w/o": "without",
+    "b/c": "because", "abt": "about", "smth": "something", "ppl": "people", "hrs": "hours",
+    "mins": "minutes", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years", "mo": "month",
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tonite": "tonight", "bday": "birthday", "bdays": "birthdays",
+}  # fmt: skip
+_MISSPELT = {
+    "tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorrow", "calender": "calendar",
+    "seperate": "separate", "seperately": "separately", "recieve": "receive", "reciept": "receipt",
+    "reciepts": "receipts", "remeber": "remember", "rember": "remember", "wieght": "weight", "excercise": "exercise",
+    "excersize": "exercise", "medecine": "medicine", "grocerys": "groceries", "definately": "definitely",
+    "schedual": "schedule", "buget": "budget", "anniversery": "anniversary", "temprature": "temperature",
+    "allergys": "allergies", "vaccum": "vacuum", "untill": "until", "acheive": "achieve", "wether": "weather",
+}  # fmt: skip
+_REWRITE = {**_CONTRACTIONS, **_SHORTHAND, **_MISSPELT}
+_WORDS = "|".join(re.escape(k) for k in sorted(_REWRITE, key=len, reverse=True))
+_PATTERN = re.compile(rf"(?<![\w'/])({_WORDS})(?![\w'/]|\.\w)", re.IGNORECASE)  # "U.S." is no "you"
+
+
+def standard(text: str) -> str:
+    """``text`` in standard spelling ("whats the uv today, im outside w/ the kids" -> "what's the uv today, i'm
+    outside with the kids"); Chinese and everything else as it was."""
+    return _PATTERN.sub(lambda m: _REWRITE[m.group(0).lower()], text)
