@@ -263,3 +263,21 @@ def test_a_bill_split_by_days_at_home_and_a_repair_by_each_households_area():
 def test_an_even_split_has_no_proportional_part():
     plain = Tool("split the dinner bill evenly between me and 3 friends")
     assert all(op.id != "splitByWeight" for op in plain.program.operations)
+
+
+@pytest.mark.parametrize(
+    ("text", "archetype"),
+    [
+        # a length of work with breaks between is a focus plan, whatever its pieces are called
+        ("split my evening into 40-minute study chunks with breaks", "focus_planner"),
+        ("工作想干45分钟休息10分钟，帮我把下午排一排", "focus_planner"),
+        # a share of a bill left behind is a tip
+        ("lunch came to $62, I want to leave 18%, there are 3 of us", "tip_calculator"),
+        # what is left of a sum to spend, money coming and going
+        ("groceries, gas, fun: how much is left of my $900 this month", "budget_tracker"),
+        ("money in and money out each week by category", "budget_tracker"),
+        ("生活费3000，想管住手，看看还剩多少能花", "budget_tracker"),
+    ],
+)
+def test_kinds_of_sentence_that_name_a_kind_by_what_it_does(text: str, archetype: str) -> None:
+    assert classify(text).archetype == archetype

@@ -139,6 +139,9 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('productiv(e|ity)', 1.5), ('distractions?', 1), ('time management', 2.5), ('agenda', 1.5),
             ('calendar', 1), ('weekdays?', 0.5), ('hours? (per|a) week', 0.5), ('planner', 1.5),
             ('\\d+ ?min(ute)?s? (of )?(work|focus|study)', 2), ('break cycles?|work cycles?', 2), ('distracted', 1.5),
+            # a length of work with breaks between: a focus plan however its pieces are called (sprints, chunks)
+            ('\\d+[- ]?min(ute)?s?\\b.{0,40}\\bbreaks?\\b', 2.5),
+            ('(work|focus|study) (sprints?|chunks?|intervals?)', 2),
         ),
         zh=(
             ('专注', 3), ('专心', 2), ('深度工作', 3), ('番茄钟', 3.5), ('时间块', 3), ('按块', 2.5),
@@ -148,6 +151,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('学习安排', 2.5), ('制定.{0,6}(计划|安排)', 2), ('备考', 1.5), ('考研', 1), ('时间分配', 2.5),
             ('几点做什么', 2.5), ('几点到几点', 2.5),
             ('时间段', 2), ('穿插休息|中间休息|休息一下', 1.5), ('一段一段', 2), ('每段', 1),
+            ('\\d+分钟.{0,8}(歇|休息)', 2.5),  # a length of work with breaks between: 干25分钟歇5分钟
         ),
         question='Do you want to plan focus blocks across your week?',
         question_zh="你是想把一周的专注时间块排进计划吗？",
@@ -188,11 +192,15 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('where (it|my money|my paycheck|the money) goes', 2.5), ('allowed myself', 2),
             ("(warn|warned|alert|alerted|notify|notified)( me)? when (i'?m|im|i am|i get) (close|near)", 2),
             ('set [$€£]?\\d+ for', 1.5),
+            # what is left of a sum to spend, and money coming and going: a budget
+            ('how much (is |i have )?left (of|from|out of) (my|the|our) [$€£]?\\d', 2.5),
+            ('money in,? (and )?money out', 3),
         ),
         zh=(
             ('预算', 3), ('记账', 3.5), ('开销', 2.5), ('花销', 2.5), ('支出', 2.5), ('花了多少钱', 3), ('账本', 3),
             ('消费', 2), ('花钱', 2), ('开支', 2.5), ('省钱', 1.5), ('理财', 1.5), ('收支', 2.5), ('工资', 1.5),
             ('花哪', 2.5), ('超支', 3), ('生活费', 2.5), ('月光', 2), ('超没超', 1), ('钱', 0.5),
+            ('还剩多少(钱)?(能|可以)花', 2.5), ('管住手', 2),  # what is left to spend, holding back spending
         ),
         question='Do you want to track your spending against a budget?',
         question_zh="你是想记录花销，看看预算还剩多少吗？",
@@ -218,6 +226,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
         en=(
             ('tips?', 2.5), ('tipping', 3), ('tip and split', 1.5), ('gratuity', 3), ('service charge', 2),
             ('leave (a )?tip', 1), ('\\d+ ?(%|percent)', 1), ('bill', 1), ('check', 0.5),
+            ('leave (a |an extra )?\\d+ ?(%|percent)', 2.5),  # a share of a bill left behind is a tip
             ('waiter|waitress|server', 1.5), ('how much each', 1),
         ),
         zh=(
