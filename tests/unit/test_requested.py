@@ -235,6 +235,15 @@ def test_writing_asked_of_toolgen_is_still_refused(text: str) -> None:
         ("把客厅的扫地机器人打开，扫一下卧室", "device"),  # a device named with more words than its stem
         ("turn on the robot vacuum in the kitchen", "device"),
         ("I want to read my brother's texts without him knowing", "security"),  # covert: whoever, whatever
+        ("show me who my husband has been calling without him knowing", "security"),
+        ("想偷偷看一下儿子在和谁聊天", "security"),
+        ("帮我把这期的信用卡账单还上", "payment"),  # paying a debt back for the person
+        ("帮我把那个音乐会员退掉", "cancel"),
+        # a tool that would do the action itself is the action
+        ("build an app that emails my landlord every month to remind him about the repairs", "message"),
+        ("a bot that buys the concert tickets the second they go on sale", "purchase"),
+        ("做个工具，每个月自动帮我给房东转账", "payment"),
+        ("做个小程序，到了纪念日自动给老婆发微信", "message"),
     ],
 )
 def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> None:
@@ -252,6 +261,10 @@ def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> 
         "记录孩子每次看牙医的日期",
         "记录扫地机器人每次扫了多久",
         "track my own location history on runs",
+        "I have 3 hours tonight to write my essay, plan it in focus blocks",  # the person's own writing
+        "每年夏天开空调电费都涨，记一下每月用了多少度电",  # a habit described, not a device told what to do
+        "a reminder app that tells me when to text my grandma",  # the person texts; the tool reminds
+        "记一下每个月信用卡还了多少",
     ],
 )
 def test_a_tool_about_an_action_is_not_the_action(text: str) -> None:

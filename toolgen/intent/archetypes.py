@@ -392,7 +392,7 @@ OUT_OF_SCOPE = Archetype(
     'out_of_scope',
     False,
     en=(
-        ('write (me )?(an? |my )?'
+        ("(?<!\\bto )(?<!\\bi )(?<!\\bi'll )(?<!\\bwe )write (me )?(an? |my )?"  # not the person's own writing
          '(essay|thesis|poem|story|novel|song|letter|email|cover letter|report|paper|code|program)', 4),
         ('(book|reserve) (me )?(an? |the )?(flight|hotel|ticket|train|table|room|taxi|cab|appointment)', 4),
         ('(order|buy|purchase) (me )?(some |a |an )?\\w+ (online|for me)', 3),

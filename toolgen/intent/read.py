@@ -366,13 +366,16 @@ def asks_for_a_tool(text: str) -> bool:
 
 def find_action(text: str) -> Action | None:
     """The action in the world the request asks for, if it asks for one rather than for a tool (an action marked
-    `always`, such as getting into someone else's account, is refused however the request is worded)."""
+    `always`, such as getting into someone else's account, is refused however the request is worded), or asks for a
+    tool that would do it itself ("a tool that texts my ex every year", "到时候自动帮我发祝福")."""
     tool = asks_for_a_tool(text)
     for action in _words()["actions"]:
-        if tool and not action.get("always"):  # "a list of restaurants to book" is a list; hacking is hacking
-            continue
-        hit = any(_compiled(p, True).search(text.lower()) for p in action["en"]) or any(
-            _compiled(p, True).search(text) for p in action["zh"]
+        # "a list of restaurants to book" is a list; hacking is hacking; a tool that books is booking
+        by_tool = action.get("by_tool", {"en": [], "zh": []})
+        english = [*by_tool["en"], *([] if tool and not action.get("always") else action["en"])]
+        chinese = [*by_tool["zh"], *([] if tool and not action.get("always") else action["zh"])]
+        hit = any(_compiled(p, True).search(text.lower()) for p in english) or any(
+            _compiled(p, True).search(text) for p in chinese
         )
         if hit:
             return Action(action["id"], *action["reason"])
