@@ -281,3 +281,15 @@ def test_an_even_split_has_no_proportional_part():
 )
 def test_kinds_of_sentence_that_name_a_kind_by_what_it_does(text: str, archetype: str) -> None:
     assert classify(text).archetype == archetype
+
+
+@pytest.mark.parametrize(
+    ("text", "archetype"),
+    [
+        ("how long until my student loan is paid off? 18000 left at 5%, paying 400 a month", "loan_payoff"),
+        ("how long till my credit card is paid off, $3,100 at 19.9% paying $120 a month", "credit_card_payoff"),
+        ("how long until our anniversary on June 3", "countdown"),  # a date to count to: the countdown
+    ],
+)
+def test_how_long_until_without_a_date_asks_a_formula_how_long(text: str, archetype: str) -> None:
+    assert classify(text).archetype == archetype

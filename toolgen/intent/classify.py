@@ -277,6 +277,14 @@ def classify(text: str) -> Intent:
         and order(text) is None
         and _RANKED.search(text) is None
     )
+    # "how long until my card is paid off": a countdown counts to a date; with none given, a formula's subject
+    # (paying off a debt, reaching a savings goal) works out how long
+    no_date = (
+        reading.subject is not None
+        and top_name == "countdown"
+        and reading.subject.shape == "calculator"
+        and find_date(text) is None
+    )
     # tasks listed each with how often it recurs ("HVAC filter every 3 months, gutters twice a year"): a schedule of
     # those tasks, whatever the subject's own shape (a home's maintenance is otherwise a log of jobs done); one task
     # ("water the orchids every 10 days") when no subject of another shape is named
@@ -306,6 +314,7 @@ def classify(text: str) -> Intent:
         or recorded
         or one_place
         or day_by_day
+        or no_date
     ):
         return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
     if named:
