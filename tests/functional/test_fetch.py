@@ -252,3 +252,19 @@ def test_a_composed_lookup_reaches_only_the_platforms_apis(overrides):
                   secret=SECRET)  # fmt: skip
     status, body = call(app, data["operations"][0]["path"])
     assert status == 403, body
+
+
+def test_the_nicest_weather_ranks_the_driest_first_with_each_places_high(overrides, upstream):
+    # given a request for the nicest weather among three cities
+    app, program = tool("which of Beijing, Shanghai or Guangzhou will have the nicest weather this week")
+    # when the ranking is read
+    status, body = call(app, "/ranking")
+    # then the driest week comes first, each with its rain and its high, both labelled
+    assert status == 200, body
+    assert [(i["city"], i["value"], i["temp_max"]) for i in body["items"]] == [
+        ("Beijing", 0.2, 5),
+        ("Shanghai", 12.5, 15),
+        ("Guangzhou", 14.0, 25),
+    ]
+    assert "daily=precipitation_sum%2Ctemperature_2m_max" in upstream.requests[-1]
+    assert program.labels["value"].startswith("Rain") and program.labels["temp_max"].startswith("Highest")

@@ -89,6 +89,9 @@ def find_dimension(text: str, units: list[str]) -> str | None:
 def weather_metric(text: str) -> tuple[str, str]:
     """(metric, order): which forecast figure to rank by and whether highest comes first."""
     t = text.lower()
+    # the nicest weather: the driest first, with each place's high beside it
+    if re.search(r"\b(nice|nicer|nicest|best|good|great|pleasant|perfect) weather|天气(最?好|不错|最舒服)|好天气", t):
+        return "nice", "asc"
     if re.search(r"rain|wet|precipitation|雨|降水", t):
         return "precipitation", "desc"
     if re.search(r"wind|风", t):

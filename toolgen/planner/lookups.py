@@ -18,6 +18,7 @@ WEATHER_METRICS = {
     "temp_min": ("temperature_2m_min", "min"),
     "precipitation": ("precipitation_sum", "sum"),
     "wind": ("wind_speed_10m_max", "max"),
+    "nice": ("precipitation_sum", "sum"),  # the driest first, the week's high beside it
 }
 # Currencies with daily reference rates at the source (the European Central Bank's list, via Frankfurter).
 FX_CURRENCIES = [
@@ -71,6 +72,9 @@ def weather_ranking(intent: Intent, fact: Fact) -> dict[str, Any]:
     metric = intent.slots.get("metric", "temp_max")
     variable, reducer = WEATHER_METRICS[metric]
     descending = intent.slots.get("order", "desc") == "desc"
+    extra = {"temp_max": WEATHER_METRICS["temp_max"]} if metric == "nice" else {}  # shown beside the ranked value
+    daily = ",".join([variable, *(v for v, _ in extra.values())])
+    columns = "".join(f", {name}: {r}(daily.{v})" for name, (v, r) in extra.items())
     return {
         "name": "weather_ranking",
         "title": text(f"weather.title.{metric}", lang),
@@ -87,19 +91,22 @@ def weather_ranking(intent: Intent, fact: Fact) -> dict[str, Any]:
                 query={
                     "latitude": ",".join(f"{place.lat:.2f}" for place in places),
                     "longitude": ",".join(f"{place.lon:.2f}" for place in places),
-                    "daily": variable,
+                    "daily": daily,
                     "timezone": "auto",
                     "forecast_days": "7",
                 },
-                select=f"[*].{{value: {reducer}(daily.{variable})}}",
+                select=f"[*].{{value: {reducer}(daily.{variable}){columns}}}",
                 labels=cities,
                 label_field="city",
-                fields={"city": "string", "value": "number"},
+                fields={"city": "string", "value": "number", **{name: "number" for name in extra}},
                 sort="-value" if descending else "value",
                 limit=len(cities),
             ),
         ],
-        "labels": {"value": text(f"weather.value.{metric}", lang)},  # what the ranked value is (page and API)
+        # what the ranked value is (page and API), and what is shown beside it
+        "labels": {
+            name: text(f"weather.value.{metric if name == 'value' else name}", lang) for name in ["value", *extra]
+        },
         "defaults": {"cities": cities, "metric": metric},
     }
 
