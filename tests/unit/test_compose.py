@@ -196,6 +196,22 @@ def test_mortgage_takes_the_requests_numbers_and_computes_the_payment():
     assert answer["total_interest"] == pytest.approx(answer["total_paid"] - 300000, abs=0.01)
 
 
+@pytest.mark.parametrize(
+    ("day", "to_full", "full_moon"),
+    [("2026-12-02", 22, "2026-12-24"), ("2026-12-24", 0, "2026-12-24"), ("2026-01-03", 0, "2026-01-03")],
+)
+def test_the_moon_phase_is_worked_out_from_the_date_without_any_api(day: str, to_full: int, full_moon: str):
+    # given the full moons of 24 December and 3 January 2026 (UTC), computed from a mean lunar month
+    moon = Tool("moon phase tonight and when's the next full moon")
+    assert moon.program.allowed_hosts == []
+    # when the date is given
+    response = moon.app.handle(tool_event("GET", "/calculate", token=moon.token, query={"date": day}))
+    answer = json.loads(response["body"])
+    # then the next full moon is that day, and a full moon is all but fully lit
+    assert (answer["days_to_full_moon"], answer["next_full_moon"]) == (to_full, full_moon)
+    assert to_full or answer["illumination"] >= 95
+
+
 def test_fields_the_request_names_join_the_tool():
     gifts = Tool("a list of gift ideas for each family member, with a link and a rating")
     assert {"idea", "recipient", "link", "rating"} <= set(gifts.fields)
