@@ -19,7 +19,8 @@ from tests.fakes import FakeTable
 from tests.helpers import tool_event
 from tests.upstream import Upstream
 from toolgen import auth
-from toolgen.knowledge.base import LOOKUP_APIS, library
+from toolgen.intent import classify
+from toolgen.knowledge.base import LOOKUP_APIS, RESERVED, library, snake
 from toolgen.models import Intent
 from toolgen.planner import OfflinePlanner
 from toolgen.program import ToolProgram
@@ -147,3 +148,19 @@ def test_every_subject_composes_a_working_tool(subject_id: str, lang: str, apis:
         for name, spec in entity.fields.items():
             if lang == "zh":
                 assert any("\u4e00" <= ch <= "\u9fff" for ch in spec.label), (subject_id, name, spec.label)
+
+
+def test_a_name_is_never_a_word_or_function_of_the_expression_language() -> None:
+    # "还回来没有" is named "return" in English: as a field, count_where(return, True) would not parse
+    assert (snake("return"), snake("in"), snake("returned"), snake("count")) == (
+        "return_value",
+        "in_value",
+        "returned",
+        "count",  # a function, called from a namespace of its own
+    )
+
+
+def test_a_field_asked_with_a_keyword_for_its_english_name_still_makes_a_valid_tool() -> None:
+    text = "家里的工具太多了，登记一下，哪些借给谁了、还回来没有"
+    program = OfflinePlanner().plan(text, classify(text), []).program
+    assert all(name not in RESERVED for entity in program.entities.values() for name in entity.fields)

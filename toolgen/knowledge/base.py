@@ -11,6 +11,7 @@ file fails at load (and in the tests), never half-way through planning a tool.
 from __future__ import annotations
 
 import json
+import keyword
 import re
 from functools import cache
 from pathlib import Path
@@ -322,12 +323,19 @@ def library() -> Library:
     return load()
 
 
+# Names a field cannot have: the expression language's own words ("count_where(return, True)" does not parse).
+# Functions are called from a namespace of their own, so a field may be called "count" or "sum".
+RESERVED = frozenset(keyword.kwlist)
+
+
 def snake(text: str) -> str:
-    """An identifier from English words: 'blood pressure reading' -> 'blood_pressure_reading'."""
+    """An identifier from English words: 'blood pressure reading' -> 'blood_pressure_reading' ('return', a word of
+    the expression language, -> 'return_value')."""
     name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
     if not name or not name[0].isalpha():
         name = "item" + ("_" + name if name else "")
-    return name[:40].rstrip("_")
+    name = name[:40].rstrip("_")
+    return f"{name}_value" if name in RESERVED else name
 
 
 def measures_named(text: str) -> list[str]:
