@@ -293,3 +293,14 @@ def test_kinds_of_sentence_that_name_a_kind_by_what_it_does(text: str, archetype
 )
 def test_how_long_until_without_a_date_asks_a_formula_how_long(text: str, archetype: str) -> None:
     assert classify(text).archetype == archetype
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "每天早起、拉伸、不喝饮料，做没做都勾一下，断了就重新开始",
+        "几个小习惯：阅读、散步、早睡，每天画个勾，月底看看完成率",
+    ],
+)
+def test_ticking_days_off_with_a_streak_that_breaks_is_the_habit_tracker(text: str) -> None:
+    assert classify(text).archetype == "habit_tracker"

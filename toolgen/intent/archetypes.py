@@ -108,6 +108,9 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('吃药', 2), ('戒烟', 2.5), ('戒糖', 2.5), ('戒', 1), ('有没有', 1), ('按时', 1), ('多少天了', 2),
             ('做到了?就?(打个?勾|打卡)', 2), ('连续(几|多少)天', 2),
             ('(这|那)?[几两三四五六]件事.{0,6}打卡', 2),
+            # ticking each day off, a streak that breaks, the share of days done
+            ('勾一下|勾一勾|勾上|画个?勾', 1.5), ('做没做|做了没', 1.5), ('断了就?(从头|重新)(算|开始|来)|断签', 2.5),
+            ('完成率', 2),
         ),
         question='Do you want to track a daily habit and its streak?',
         question_zh="你是想每天打卡一个习惯，并看看连续了多少天吗？",
