@@ -28,6 +28,7 @@ def _create(tool: Tool) -> str:
         ("养了一缸热带鱼，每周测一次水质，pH、氨、亚硝酸盐都想记下来", ["pH", "氨", "亚硝酸盐"]),
         ("记录每天的体温、心率和血氧", ["体温", "心率", "血氧"]),
         ("想每天记一下早饭、午饭、晚饭吃了什么", ["早饭", "午饭", "晚饭"]),
+        ("hiking log!! trail, distance, elevation, weather", ["trail", "distance", "elevation", "weather"]),
     ],
 )
 def test_the_things_a_request_lists_for_its_tool_are_read(text: str, items: list[str]) -> None:

@@ -318,7 +318,7 @@ def when(text: str) -> str | None:
 _ITEM = r"[a-z][a-z0-9.'+-]*(?:\s[a-z][a-z0-9.'+-]*){0,2}"
 _EN_TRIGGER = re.compile(
     r"\b(?:track(?:ing)?|log(?:ging)?|record(?:ing)?|note(?: down)?|keep track of|measur(?:e|ing)|test(?:ing)?|"
-    r"check(?:ing)?|with|including|readings? (?:of|for)|(?!(?:check)?list:)[a-z]+:)\s+",
+    r"check(?:ing)?|with|including|readings? (?:of|for)|(?!(?:check)?list:)[a-z]+(?::|!+))\s+",  # "log!! spot, ..."
     re.IGNORECASE,
 )
 _EN_LIST = re.compile(
