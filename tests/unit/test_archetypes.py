@@ -220,6 +220,13 @@ def test_countdown_counts_days_to_the_next_christmas():
         ("convert pounds to kilograms", {"value": 10}, 4.535924),
         ("how many ml in a cup", {"value": 2}, 473.176473),
         ("what's 10 stone in kg", {"value": 10}, 63.502932),
+        ("how many miles is 10 km", {}, 6.213712),  # the amount's own unit is what is converted from
+        ("tire pressure: 32 psi in bar", {}, 2.206321),
+        ("torque wrench says 100 nm, what's that in ft-lb", {}, 73.756215),
+        ("3亩是多少平方米", {}, 2000.0),
+        ("2尺等于多少米", {}, 0.666667),
+        ("how fast is 100 km/h in mph", {}, 62.137119),
+        ("an acre in square feet", {}, 43560.0),
     ],
 )
 def test_unit_converter_converts_exactly(prompt, query, result):

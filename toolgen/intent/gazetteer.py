@@ -56,7 +56,8 @@ CITIES: dict[str, tuple[str, float, float, tuple[str, ...]]] = {
 }
 
 # unit: (dimension, scale to the base unit, offset to the base unit, English aliases, Chinese aliases)
-# base units: metre, kilogram, kelvin, litre.  value_in_base = value * scale + offset
+# base units: metre, kilogram, kelvin, litre, square metre, pascal, newton metre, metre per second.
+# value_in_base = value * scale + offset
 UNITS: dict[str, tuple[str, float, float, tuple[str, ...], tuple[str, ...]]] = {
     "km": (
         "length",
@@ -88,14 +89,46 @@ UNITS: dict[str, tuple[str, float, float, tuple[str, ...], tuple[str, ...]]] = {
     "tbsp": ("volume", 0.01478676478125, 0.0, ("tbsp", "tablespoon", "tablespoons"), ("汤匙", "大勺")),
     "tsp": ("volume", 0.00492892159375, 0.0, ("tsp", "teaspoon", "teaspoons"), ("茶匙", "小勺")),
     "floz": ("volume", 0.0295735295625, 0.0, ("fl oz", "fluid ounce", "fluid ounces"), ("液量盎司",)),
-}
+    "chi": ("length", 1 / 3, 0.0, ("chi",), ("尺", "市尺")),  # 尺寸 and 尺码 are sizes (NOT_UNITS)
+    "m2": ("area", 1.0, 0.0, ("square meter", "square meters", "square metre", "square metres", "sqm", "m2", "m²"),
+           ("平方米", "平米", "平方")),
+    "ft2": ("area", 0.09290304, 0.0, ("square foot", "square feet", "sq ft", "sqft", "ft2", "ft²"), ("平方英尺",)),
+    "km2": ("area", 1e6, 0.0, ("square kilometer", "square kilometers", "square kilometre", "square kilometres",
+                               "sq km", "km2", "km²"), ("平方公里", "平方千米")),
+    "acre": ("area", 4046.8564224, 0.0, ("acre", "acres"), ("英亩",)),
+    "ha": ("area", 10000.0, 0.0, ("hectare", "hectares"), ("公顷",)),
+    "mu": ("area", 10000 / 15, 0.0, ("mu",), ("亩",)),
+    "kpa": ("pressure", 1000.0, 0.0, ("kpa", "kilopascal", "kilopascals"), ("千帕",)),
+    "bar": ("pressure", 100000.0, 0.0, ("bar", "bars"), ()),
+    "psi": ("pressure", 6894.757293168, 0.0, ("psi",), ()),
+    "atm": ("pressure", 101325.0, 0.0, ("atm", "atmosphere", "atmospheres"), ("标准大气压", "大气压")),
+    "mmhg": ("pressure", 133.322387415, 0.0, ("mmhg",), ("毫米汞柱",)),
+    "nm": ("torque", 1.0, 0.0, ("nm", "n·m", "n-m", "newton meter", "newton meters", "newton metre", "newton metres"),
+           ("牛米", "牛·米")),
+    "ftlb": ("torque", 1.3558179483314, 0.0, ("ft-lb", "ft-lbs", "ft lb", "ft lbs", "lb-ft", "lb ft", "foot-pound",
+                                               "foot-pounds", "foot pound", "foot pounds"), ("英尺磅",)),
+    "kmh": ("speed", 1 / 3.6, 0.0, ("km/h", "kph", "kmh", "kilometers per hour", "kilometres per hour"),
+            ("公里每小时", "公里/小时", "千米每小时")),
+    "mph": ("speed", 0.44704, 0.0, ("mph", "miles per hour"), ("英里每小时",)),
+    "mps": ("speed", 1.0, 0.0, ("m/s", "meters per second", "metres per second"), ("米每秒",)),
+    "kn": ("speed", 1852 / 3600, 0.0, ("knot", "knots", "kt", "kts"), ()),
+}  # fmt: skip
+# Words that hold a unit's alias and name no unit ("尺寸" is a size, not a length in 尺)
+NOT_UNITS = ("尺寸", "尺码", "bar exam", "bar chart", "bar graph")
 
-DEFAULT_UNITS = {"length": ("km", "mi"), "mass": ("kg", "lb"), "temperature": ("c", "f"), "volume": ("l", "gal")}
+DEFAULT_UNITS = {
+    "length": ("km", "mi"), "mass": ("kg", "lb"), "temperature": ("c", "f"), "volume": ("l", "gal"),
+    "area": ("m2", "ft2"), "pressure": ("psi", "bar"), "torque": ("nm", "ftlb"), "speed": ("kmh", "mph"),
+}  # fmt: skip
 DIMENSION_WORDS = {
     "length": ("length", "distance", "长度", "距离"),
     "mass": ("weight", "mass", "重量", "体重"),
     "temperature": ("temperature", "温度"),
     "volume": ("volume", "容量", "体积"),
+    "area": ("area", "面积"),
+    "pressure": ("tire pressure", "tyre pressure", "胎压"),
+    "torque": ("torque", "扭矩", "扭力"),
+    "speed": ("speed", "速度", "时速"),
 }
 
 # ISO code: (English aliases, Chinese aliases). "pound" is read as a currency only beside another currency.

@@ -11,6 +11,7 @@ from toolgen.intent.gazetteer import (
     DIMENSION_WORDS,
     HOLIDAYS,
     LANGUAGES,
+    NOT_UNITS,
     POUND_ALIASES,
     UNITS,
 )
@@ -61,7 +62,7 @@ def find_cities(text: str) -> list[str]:
 
 
 def _unit_aliases() -> list[tuple[str, str]]:
-    pairs = []
+    pairs = [(word, "") for word in NOT_UNITS]  # taken first, as no unit
     for unit, (_dim, _scale, _offset, en, zh) in UNITS.items():
         pairs += [(a, unit) for a in en + zh]
     return sorted(pairs, key=lambda p: -len(p[0]))
@@ -71,8 +72,8 @@ _UNIT_ALIASES = _unit_aliases()
 
 
 def find_units(text: str) -> list[str]:
-    """Units named in the text, in order (mm is not read as m, nor 公里 as 里)."""
-    return _find(text, _UNIT_ALIASES)
+    """Units named in the text, in order (mm is not read as m, nor 公里 as 里, nor 尺寸 as 尺)."""
+    return [unit for unit in _find(text, _UNIT_ALIASES) if unit]
 
 
 def find_dimension(text: str, units: list[str]) -> str | None:
@@ -495,6 +496,10 @@ def _units(text: str) -> dict[str, Any]:
     units = find_units(text)
     if re.search(r"how many \S+( \S+)? (are )?in (a|an|one|\d)", text, re.IGNORECASE):
         units.reverse()  # "how many ml in a cup" converts from cups to ml
+    measured = find_units(" ".join(re.findall(r"\d[\d,.]*\s?([^\d\s,.，。、?？]+(?:\s[a-z]+)?)", text)))
+    if measured and measured[0] in units:  # "how many miles is 10 km": the amount's own unit is converted from
+        units.remove(measured[0])
+        units.insert(0, measured[0])
     dimension = find_dimension(text, units)
     return {
         "dimension": dimension,  # the first named; units of others ("inches and cm, pounds and kg") follow
