@@ -311,3 +311,16 @@ def test_how_long_until_without_a_date_asks_a_formula_how_long(text: str, archet
 )
 def test_ticking_days_off_with_a_streak_that_breaks_is_the_habit_tracker(text: str) -> None:
     assert classify(text).archetype == "habit_tracker"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ski weekend, different people paid for the chalet, lift passes and food, who needs to pay who",
+        "三个人去海边玩，油费门票吃饭都有人垫了，最后算一下谁给谁转多少",  # the fuel is one cost among others
+        "me n my roommate split utilities in proportion to the days each of us was home",
+        "部门给领导凑份子买生日礼物，一共600，六个人",
+    ],
+)
+def test_settling_up_between_people_is_the_expense_splitter(text: str) -> None:
+    assert classify(text).archetype == "expense_splitter"

@@ -170,6 +170,8 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('pay(ing)? (me |them |you )?back', 1.5), ('settle (up|debts?)', 3), ('ious?', 2.5), ('debts?', 1.5),
             ('chip in', 2), ('fair share', 2), ('reimburse', 2), ('paid for', 1.5), ('how much each', 1),
             ('we share', 1.5), ('who paid', 2.5), ('who should (pay|transfer|send)', 2.5),
+            ('who (needs to|should|has to|must) (pay|give|send|transfer|pay back) (who|whom)', 3),
+            ('different people paid', 2.5), ('in proportion to|proportional(ly)? to|pro rata', 2),
         ),
         zh=(
             ('分账', 3.5), ('AA', 3), ('AA制', 1.5), ('平摊', 3), ('均摊', 3), ('分摊', 3), ('谁欠谁', 3.5),
@@ -177,6 +179,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
             ('该给', 1.5), ('给我多少', 1.5), ('平分', 1.5), ('分钱', 2.5), ('费用', 0.5),
             ('谁付的?钱', 2.5), ('谁先?垫', 2.5), ('(该|应该)(转|给)给?谁', 3), ('谁.{0,2}(转|给)给?谁', 3),
             ('钱.{0,6}(平分|分摊|AA|怎么分)', 2), ('借钱', 1.5), ('合租', 2.5), ('水电费', 1.5), ('怎么分', 2),
+            ('凑份子', 2.5), ('(分|摊)(电费|水费|房租|网费|水电费?|燃气费|物业费)', 2.5),
         ),
         question='Do you want to split shared expenses and see who owes whom?',
         question_zh="你是想分摊共同支出，算出谁该给谁多少吗？",

@@ -164,6 +164,11 @@ def scores(text: str) -> dict[str, float]:
     return result
 
 
+_SETTLE = re.compile(
+    r"\bwho (needs to |should |has to |must )?(pay|pays|owe|owes|give|gives|transfer|send)s? (back )?(who|whom)\b"
+    r"|\bwho owes\b|谁.{0,2}(转|给|还)给?谁|谁欠谁",
+    re.IGNORECASE,
+)
 _EACH_TIME = re.compile(
     r"\b(?:daily|every (?:day|time|week)|each (?:day|time)|log|diary|journal)\b|每天|每次|每周|日记|日志|打卡", re.I
 )
@@ -277,6 +282,8 @@ def classify(text: str) -> Intent:
         and order(text) is None
         and _RANKED.search(text) is None
     )
+    # a request that asks who pays whom ("最后算谁给谁转多少") is settling up, whatever its costs' subject (fuel)
+    settles = top_name == "expense_splitter" and named and _SETTLE.search(text) is not None
     # "how long until my card is paid off": a countdown counts to a date; with none given, a formula's subject
     # (paying off a debt, reaching a savings goal) works out how long
     no_date = (
@@ -307,14 +314,18 @@ def classify(text: str) -> Intent:
         and NAMED_SHAPES[top_name] != reading.subject.shape
         and re.search(rf"\b{top_name.replace('_', '[ -]?')}s?\b", text, re.IGNORECASE) is not None
     )
-    if reading.subject is not None and (
-        (subject_score > top and not said_outright)
-        or not named
-        or same_shape_many
-        or recorded
-        or one_place
-        or day_by_day
-        or no_date
+    if (
+        reading.subject is not None
+        and not settles
+        and (
+            (subject_score > top and not said_outright)
+            or not named
+            or same_shape_many
+            or recorded
+            or one_place
+            or day_by_day
+            or no_date
+        )
     ):
         return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
     if named:

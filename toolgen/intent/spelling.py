@@ -37,7 +37,10 @@ _WORDS = "|".join(re.escape(k) for k in sorted(_REWRITE, key=len, reverse=True))
 _PATTERN = re.compile(rf"(?<![\w'/])({_WORDS})(?![\w'/]|\.\w)", re.IGNORECASE)  # "U.S." is no "you"
 
 
+_AND = re.compile(r"(?<=[a-z]) n (?=[a-z])", re.IGNORECASE)  # "me n my partner"
+
+
 def standard(text: str) -> str:
     """``text`` in standard spelling ("whats the uv today, im outside w/ the kids" -> "what's the uv today, i'm
     outside with the kids"); Chinese and everything else as it was."""
-    return _PATTERN.sub(lambda m: _REWRITE[m.group(0).lower()], text)
+    return _AND.sub(" and ", _PATTERN.sub(lambda m: _REWRITE[m.group(0).lower()], text))
