@@ -69,3 +69,29 @@ def test_a_composed_chinese_tool_names_its_guessed_fields_in_english() -> None:
 def test_a_one_character_noun_asked_about_has_its_field_sense():
     assert gloss.english("药") == "medicine" and gloss.english("活") == "chore"
     assert gloss.english("的") is None  # other single characters still name nothing
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("买没买", "bought"),
+        ("取没取货", "picked up"),
+        ("去没去过", "visited"),
+        ("交了没", "handed in"),
+        ("喂没喂", "fed"),
+    ],
+)
+def test_a_yes_or_no_question_asked_with_a_one_character_verb_is_named_by_what_is_done(said: str, name: str) -> None:
+    assert gloss.done_name(said) == name
+
+
+def test_a_question_that_is_no_yes_or_no_has_no_done_name() -> None:
+    assert gloss.done_name("花了多少钱") is None and gloss.done_name("适合几岁") is None
+
+
+def test_a_tools_yes_or_no_fields_get_english_names_not_asked_numbers() -> None:
+    text = "小区团购接龙，记一下谁要几份、付没付钱、取没取货"
+    program = OfflinePlanner().plan(text, classify(text), []).program
+    fields = next(iter(program.entities.values())).fields
+    assert fields["picked_up"].type == "boolean" and fields["picked_up"].label == "取没取货"
+    assert not [name for name in fields if name.startswith("asked_")]

@@ -31,7 +31,28 @@ ONE_CHARACTER_NOUNS = {
     "茶": "tea", "酒": "drink", "鱼": "fish", "花": "flower", "树": "tree", "车": "car", "鞋": "shoes", "衣": "clothes",
     "包": "bag", "题": "question", "球": "ball game", "剧": "show", "片": "film", "游戏": "game", "店": "shop",
     "药品": "medicine", "肉": "meat", "菌": "mushroom", "鸟": "bird", "虫": "insect", "码": "size", "码数": "size",
+    "岁": "age",
 }  # fmt: skip
+
+
+# A yes-or-no question about each entry asked with a verb of one character ("买没买", "取没取货", "去没去过", "交了没"):
+# the field is named by what is done, as a person ticking it off reads it
+DONE_VERBS = {
+    "买": "bought", "付": "paid", "交": "handed in", "缴": "paid", "还": "returned", "取": "picked up",
+    "拿": "collected", "到": "arrived", "来": "coming", "去": "visited", "吃": "eaten", "喝": "drunk", "做": "done",
+    "看": "watched", "读": "read", "用": "used", "打": "done", "寄": "sent", "发": "sent", "收": "received",
+    "退": "refunded", "签": "signed", "洗": "washed", "喂": "fed", "遛": "walked", "浇": "watered", "修": "fixed",
+    "换": "changed", "充": "charged", "报": "claimed", "回": "replied", "约": "booked", "过": "passed",
+    "中": "won", "学": "learned", "练": "practised", "写": "written", "剪": "cut", "补": "topped up",
+}  # fmt: skip
+_DONE = re.compile(r"^([\u4e00-\u9fff])(?:[没不]\1|了没有?|没有?)")
+
+
+def done_name(phrase: str) -> str | None:
+    """The English name of a yes-or-no question asked with a one-character verb ("取没取货" -> "picked up"), if it
+    is one."""
+    m = _DONE.match(phrase)
+    return DONE_VERBS.get(m.group(1)) if m else None
 
 
 @cache

@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
-from toolgen.knowledge.gloss import english
+from toolgen.knowledge.gloss import done_name, english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
 
@@ -147,6 +147,8 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             thing = _english(str(item["of"]))
             if thing and len(thing.split()) <= 2:
                 english = thing if thing.endswith("s") else _plural(thing)
+        if english is None and item["type"] == "boolean":  # "取没取货": picked up
+            english = done_name(said)
         if english is None and _HAN.search(said):
             english = _english(said)
         name = snake(english) if english else f"asked_{k}"
