@@ -579,3 +579,26 @@ def test_a_chinese_cue_does_not_cross_the_end_of_a_word() -> None:
     assert zh_word_spans("把生日记一下")[0] == (1, 3)
     assert classify("帮我把大家的生日记一下").archetype != "mood_journal"
     assert classify("每天写日记，记下心情").archetype == "mood_journal"
+
+
+@pytest.mark.parametrize(
+    ("text", "picks"),
+    [
+        ("收藏的香水登记一下：什么牌子、哪年买的，出门前随机抽一款", True),  # a log asked for a pick gets one
+        ("log the books I finish and pick one at random to reread", True),
+        ("track my morning runs", False),
+    ],
+)
+def test_a_tool_asked_to_pick_one_at_random_picks_one_of_its_rows(text: str, picks: bool) -> None:
+    tool = Tool(text)
+    ops = [op for op in tool.program.operations if op.kind == "aggregate" and "pick(" in str(op.metrics)]
+    assert bool(ops) is picks
+    if picks:
+        first = next(iter(tool.fields))
+        tool.call(_create(tool), {first: "A"} if tool.fields[first].type == "string" else {})
+        assert tool.call(ops[0].id)["metrics"]["options"] == 1
+
+
+def test_a_verb_before_one_or_it_names_no_subject_by_its_noun() -> None:
+    # "pick" is a noun of school pick-ups; before "one" it is what the person does
+    assert read("log the wines I taste and pick one for dinner").matched != "pick"

@@ -24,6 +24,7 @@ from toolgen.intent.details import (
     many,
     order,
     periods,
+    random_pick,
     recurring_tasks,
     tracked_object,
     when,
@@ -380,6 +381,8 @@ def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -
         slots["periods"] = wanted
     if breakdown(text):
         slots["breakdown"] = True
+    if NAMED_SHAPES[name] in ("log", "collection") and random_pick(text):
+        slots["random_pick"] = True
     return Intent(
         archetype=name,
         confidence=round(confidence, 3),

@@ -310,6 +310,18 @@ _WHEN = {
 }
 
 
+_RANDOM = re.compile(
+    r"\b(at random|randomly|random (one|pick)|pick (one|something) for me|choose (one )?for me|surprise me)\b"
+    r"|随机|随便(挑|选|抽)|抽一[个款本部家道]|帮我(挑|选)一[个款本部家道]",
+    re.IGNORECASE,
+)
+
+
+def random_pick(text: str) -> bool:
+    """Whether the request asks the tool to pick one of its rows at random ("想喝的时候随机抽一款")."""
+    return _RANDOM.search(text) is not None
+
+
 def when(text: str) -> str | None:
     """The day a lookup is asked about: 'now', 'today', 'tomorrow' or 'weekend', or None for no day in particular."""
     return next((name for name, pattern in _WHEN.items() if pattern.search(text)), None)
@@ -577,5 +589,6 @@ def details(text: str) -> dict[str, Any]:
         "named_as": tool_name(text),
         "measuring": measuring(text) or None,
         "breakdown": breakdown(text) or None,
+        "random_pick": random_pick(text) or None,
     }
     return {k: v for k, v in found.items() if v is not None}

@@ -183,6 +183,10 @@ def _cores() -> dict[str, list[tuple[str, int]]]:
     return {t: sorted(v, key=lambda sv: -sv[1]) for t, v in cores.items()}
 
 
+# What follows a verb, not a noun: "refill the bird feeder", "pick one at random", "water them"
+_OBJECT = r"\s+(?:the|a|an|some|one|it|them|something)\b"  # not "my" or "that": "movies my friends recommended"
+
+
 def _by_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
     """The subject a request names only by its noun ("a journal of the birds I spot": bird watching), when it names
     none by its phrases: of the subjects that noun is one of, the one of the shape the sentence asks for, else the
@@ -195,7 +199,7 @@ def _by_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
         return None
     for m in re.finditer(r"[a-z]+", text.lower()):
         token = m.group(0)
-        if token in stop or re.match(r"\s+(?:the|a|an|some)\b", text[m.end() :], re.I):
+        if token in stop or re.match(_OBJECT, text[m.end() :], re.I):
             continue  # "refill the bird feeder": a verb before its object names no subject
         # a subject of another shape than the one the sentence asks for is not what it names ("cooking journal")
         candidates = [sv for sv in cores.get(_singular(token), []) if wanted is None or subjects[sv[0]].shape == wanted]

@@ -15,7 +15,7 @@ from toolgen.models import Intent, RecalledMemory
 from toolgen.planner import Plan, PlanInfo, calculators, lists, lookups, trackers
 from toolgen.planner.common import Builder
 from toolgen.planner.compose import compose
-from toolgen.planner.requested import add_breakdown, add_period_figures, add_requested_fields
+from toolgen.planner.requested import add_breakdown, add_period_figures, add_random_pick, add_requested_fields
 from toolgen.program import ToolProgram
 
 BUILDERS: dict[str, Builder] = {
@@ -82,6 +82,7 @@ class OfflinePlanner:
             composition = asdict(made)
         add_period_figures(program, intent)
         add_breakdown(program, intent)
+        add_random_pick(program, intent)
         theme = fact("theme")
         program["ui"] = {"lang": intent.lang, "mode": theme if theme in ("dark", "light") else "auto"}
         program["archetype"] = intent.archetype

@@ -154,3 +154,33 @@ def add_breakdown(program: dict[str, Any], intent: Intent) -> None:
             "summary": f"按{shown}分布" if zh else f"Breakdown by {shown.lower()}",
         }
     )
+
+
+def add_random_pick(program: dict[str, Any], intent: Intent) -> None:
+    """When the request asks the tool to pick one at random ("想喝的时候随机抽一款") and it has no pick of its own: one
+    of its rows picked at random, named by its first word field."""
+    entities = program.get("entities") or {}
+    operations = program["operations"]
+    if not intent.slots.get("random_pick") or not entities or len(operations) >= 20:
+        return
+    if any("pick(" in expr for op in operations for expr in (op.get("metrics") or {}).values()):
+        return
+    entity, body = next(iter(entities.items()))
+    named = [n for n, s in body["fields"].items() if s.get("type") == "string" and n not in ("note", "notes")]
+    if not named or any(op["path"] == "/pick" for op in operations):
+        return
+    zh = intent.lang == "zh"
+    labels = program.setdefault("labels", {})
+    if len(labels) < 59:
+        labels.setdefault("choice", "随机选中" if zh else "Picked for you")
+        labels.setdefault("options", "可选数量" if zh else "Options")
+    operations.append(
+        {
+            "id": "pickOne",
+            "kind": "aggregate",
+            "path": "/pick",
+            "entity": entity,
+            "metrics": {"choice": f"pick({named[0]})", "options": "count()"},
+            "summary": "随机选一个" if zh else "Pick one at random",
+        }
+    )
