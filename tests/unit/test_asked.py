@@ -239,3 +239,8 @@ def test_what_set_it_off_asks_for_the_trigger_and_a_count_per_day_is_a_log():
 def test_how_much_asks_an_amount_or_the_change_its_verb_names(text, name):
     assert name in [a["name"] for a in asked(text) if a["type"] == "number"]
     assert asked("show me how much is left") == []  # a figure over the rows, not a field
+
+
+def test_which_year_asks_for_the_year_and_a_time_asked_stops_before_the_verb_of_noting() -> None:
+    assert [(a["said"], a["type"], a.get("en")) for a in asked("记一下每瓶酒是哪年的")] == [("年份", "integer", "year")]
+    assert [(a["said"], a["type"]) for a in asked("几点起床的记一下")] == [("起床时间", "time")]

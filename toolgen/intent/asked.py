@@ -83,7 +83,8 @@ _ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{1,5}?)(?:了没有|了没|没有)$"), "boolean"),
     (re.compile(rf"(?P<a>{_ONE}{{1,4}})还是(?P<b>{_ONE}{{1,4}})(?:还是(?P<c>{_ONE}{{1,4}}))?$"), "choice"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:得)?(?:好不好|怎么样|咋样|如何)$"), "rating"),
-    (re.compile(r"(?:几点|什么时候|啥时候|什么时间)(?P<x>[\u4e00-\u9fff]{0,4})"), "time"),
+    (re.compile(r"(?:几点|什么时候|啥时候|什么时间)(?P<x>(?:(?!的|了|记|看|算)[\u4e00-\u9fff]){0,4})"), "time"),
+    (re.compile(r"哪一?年|几几年|什么年份"), "year"),
     (re.compile(r"(?P<v>[\u4e00-\u9fff]{1,2})了?(?:什么|啥)$"), "what"),
     (re.compile(rf"(?:(?:是|的)?(?:什么|啥|哪个|哪些|哪一?[个种款条家位本首])|(?<![在去])哪(?![里儿天一])){_NOUN}"),
      "words"),
@@ -153,6 +154,8 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
         return {"said": f"{_x(m)}的日期", "type": "date"}
     if kind == "on":  # "谁哪天干了什么": the day it happened
         return {"said": "日期", "type": "date", "en": "date"}
+    if kind == "year":  # "哪年的": the year it is from
+        return {"said": "年份", "type": "integer", "en": "year", "min": 1900, "max": 2100}
     if kind == "day":  # "每月几号交": a day of the month
         return {"said": f"{_x(m)}日（几号）" if _x(m) else "几号", "type": "integer", "min": 1, "max": 31}
     if kind == "what":  # "送了什么", "换了什么": the question is the label
