@@ -127,6 +127,7 @@ _ZH_FIXED: dict[str, tuple[str, str, dict[str, Any]]] = {
     "place": ("地点", "string", {}),
     "weight": ("重量", "number", {}),
     "distance": ("距离", "number", {}),
+    "year": ("年份", "integer", {"en": "year", "min": 1900, "max": 2100}),  # "哪年的": the year it is from
 }
 
 
@@ -154,8 +155,6 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
         return {"said": f"{_x(m)}的日期", "type": "date"}
     if kind == "on":  # "谁哪天干了什么": the day it happened
         return {"said": "日期", "type": "date", "en": "date"}
-    if kind == "year":  # "哪年的": the year it is from
-        return {"said": "年份", "type": "integer", "en": "year", "min": 1900, "max": 2100}
     if kind == "day":  # "每月几号交": a day of the month
         return {"said": f"{_x(m)}日（几号）" if _x(m) else "几号", "type": "integer", "min": 1, "max": 31}
     if kind == "what":  # "送了什么", "换了什么": the question is the label
