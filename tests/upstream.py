@@ -42,9 +42,10 @@ def _current(variable: str, lat: float) -> float:
 
 
 def forecast_location(
-    lat: str, lon: str, variables: list[str], current: list[str] | None = None, days: int = 7
-) -> dict:
-    """One place's answer, with ``days`` days of each daily variable (Open-Meteo's ``forecast_days``)."""
+    lat: str, lon: str, variables: list[str], current: list[str] | None = None, days: int = 7,
+    hourly: list[str] | None = None,
+) -> dict:  # fmt: skip
+    """One place's answer, with ``days`` days of each daily (and hourly) variable (Open-Meteo's ``forecast_days``)."""
     highs, lows, rain = FORECAST.get(f"{float(lat):.1f}", ([None] * 7,) * 3)
     known = {"temperature_2m_max": highs, "temperature_2m_min": lows, "precipitation_sum": rain,
              "wind_speed_10m_max": [10.0] * 7}  # fmt: skip
@@ -56,6 +57,11 @@ def forecast_location(
     if variables:
         place["daily_units"] = {"time": "iso8601", **{v: "°C" for v in variables}}
         place["daily"] = {"time": DAYS[:days], **{v: column[:days] for v, column in series.items()}}
+    if hourly:  # each hour of each day: the place's current value, rising by a tenth an hour and by ten a day
+        base = {v: _current(v, float(lat)) for v in hourly}
+        hours = [f"{day}T{h:02d}:00" for day in DAYS[:days] for h in range(24)]
+        place["hourly"] = {"time": hours, **{v: [base[v] + d * 10 + h / 10 for d in range(days) for h in range(24)]
+                                              for v in hourly}}  # fmt: skip
     if current:
         place["current"] = {
             "time": "2026-12-02T12:00",
@@ -91,8 +97,11 @@ class Upstream:
                     lats, lons = query["latitude"].split(","), query["longitude"].split(",")
                     daily = [v for v in query.get("daily", "").split(",") if v]
                     current = [v for v in query.get("current", "").split(",") if v]
+                    hourly = [v for v in query.get("hourly", "").split(",") if v]
                     days = int(query.get("forecast_days", 7))
-                    places = [forecast_location(a, o, daily, current, days) for a, o in zip(lats, lons, strict=True)]
+                    places = [
+                        forecast_location(a, o, daily, current, days, hourly) for a, o in zip(lats, lons, strict=True)
+                    ]
                     self._json(places if len(places) > 1 else places[0])
                 elif parts.path == "/v1/latest":
                     base = query.get("base", "EUR")

@@ -268,3 +268,14 @@ def test_the_nicest_weather_ranks_the_driest_first_with_each_places_high(overrid
     ]
     assert "daily=precipitation_sum%2Ctemperature_2m_max" in upstream.requests[-1]
     assert program.labels["value"].startswith("Rain") and program.labels["temp_max"].startswith("Highest")
+
+
+def test_air_quality_asked_about_tomorrow_reads_the_worst_of_tomorrows_hours(overrides, upstream):
+    app, program = tool("明天北京空气质量咋样，要不要戴口罩")
+    status, body = call(app, program.operations[0].path)
+    assert status == 200, body
+    (row,) = body["items"]
+    now = call(tool("北京现在空气质量怎么样")[0], program.operations[0].path)[1]["items"][0]
+    # the fake's hours rise by a tenth an hour and ten a day from the current value: tomorrow's last hour is the worst
+    assert row["aqi"] == pytest.approx(now["aqi"] + 10 + 2.3)
+    assert program.title == "空气质量（明天）"

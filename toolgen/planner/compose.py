@@ -907,14 +907,19 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         "timezone": "auto",
         look.series: ",".join(dict.fromkeys(v.var for v in values.values())),
     }
+    when = intent.slots.get("when")
+    # current values asked about tomorrow ("明天空气质量", "pollen tomorrow"): the highest of that day's hours, which
+    # the same API forecasts hour by hour
+    ahead = look.series == "current" and when == "tomorrow" and look.api == "air_quality"
+    if ahead:
+        query.update(hourly=query.pop("current"), forecast_days="2")
     fields: dict[str, str] = {n: v.type for n, v in values.items()}
     # a daily forecast as rows of days: for one place, or for every place when the person reads it day by day
     by_day = look.series == "daily" and (len(places) == 1 or bool(intent.slots.get("per_day")))
     sort = look.sort
     if sort and intent.slots.get("order"):  # "哪个最差": the highest first; "the cleanest": the lowest first
         sort = ("-" if intent.slots["order"] == "high_first" else "") + sort.lstrip("-")
-    # the day asked about ("UV today", "明天空气质量"): a daily forecast read for that day alone; current values are now
-    when = intent.slots.get("when")
+    # the day asked about ("UV today", "明天下雨吗"): a daily forecast read for that day alone; current values are now
     day = {"now": 0, "today": 0, "tomorrow": 1}.get(when or "") if look.series == "daily" else None
     days = 1 if day is not None else look.days
     window = f"[{day}:{day + 1}]" if day is not None else ""  # JMESPath: that day's element of each column
@@ -939,7 +944,13 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         series = look.series
         parts = [
             f"{n}: "
-            + (_REDUCE[v.reduce].format(f"{series}.{v.var}{window}") if series == "daily" else f"{series}.{v.var}")
+            + (
+                _REDUCE[v.reduce].format(f"{series}.{v.var}{window}")
+                if series == "daily"
+                else f"max(hourly.{v.var}[24:48])"
+                if ahead
+                else f"{series}.{v.var}"
+            )
             for n, v in values.items()
         ]
         select = "[*].{" + ", ".join(parts) + "}"
@@ -952,7 +963,7 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     if day is not None:
         period = {"now": ("now", "现在"), "today": ("today", "今天"), "tomorrow": ("tomorrow", "明天")}[when or ""]
     elif look.series == "current":
-        period = ("now", "现在") if when in ("now", "today") else None
+        period = ("tomorrow", "明天") if ahead else ("now", "现在") if when in ("now", "today") else None
     else:
         period = ("forecast", "预报")
     title = subject.title.in_(lang)
