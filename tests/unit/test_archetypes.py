@@ -324,3 +324,22 @@ def test_ticking_days_off_with_a_streak_that_breaks_is_the_habit_tracker(text: s
 )
 def test_settling_up_between_people_is_the_expense_splitter(text: str) -> None:
     assert classify(text).archetype == "expense_splitter"
+
+
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("how many days until our wedding anniversary", "anniversary"),  # a compound is named by its head
+        ("离结婚纪念日还有几天", "anniversary"),
+        ("countdown to my wedding", "wedding"),
+        ("days until my exam", "exam"),
+    ],
+)
+def test_a_countdown_counts_down_to_the_event_its_words_name(text: str, event: str) -> None:
+    assert classify(text).slots.get("event") == event
+
+
+def test_a_countdown_to_several_events_names_them_all() -> None:
+    countdown = Tool("离结婚纪念日还有几天？还有他的生日也加上")
+    assert countdown.program.title == "倒计时 · 纪念日、生日"
+    assert countdown.program.entities["event"].fields["name"].default == "纪念日"

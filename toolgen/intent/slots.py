@@ -432,7 +432,7 @@ def _date(year: str | None, month: int, day: int) -> str | None:
 
 _EVENTS = {
     "birthday": ("birthday", "生日"),
-    "wedding": ("wedding", "婚礼"),
+    "wedding": ("wedding", "婚礼", "结婚"),
     "exam": ("exam", "test", "考试", "高考", "考研"),
     "vacation": ("vacation", "holiday", "trip", "假期", "放假", "旅行", "旅游"),
     "anniversary": ("anniversary", "纪念日"),
@@ -443,16 +443,31 @@ _EVENTS = {
 }
 
 
-def find_event(text: str) -> str | None:
-    """What a countdown counts down to ("birthday", "exam", a holiday's name)."""
+def find_events(text: str) -> list[str]:
+    """What a countdown counts down to, each event once in the order named ("birthday", "exam", a holiday's name);
+    a compound is named by its head ("wedding anniversary", "结婚纪念日": the anniversary)."""
     lowered = text.lower()
     for name, (_mmdd, aliases) in HOLIDAYS.items():
         if any(a in lowered for a in aliases):
-            return name
-    for name, cues in _EVENTS.items():
-        if any(c in lowered for c in cues):
-            return name
-    return None
+            return [name]
+    found = sorted(
+        (m.start(), m.end(), name)
+        for name, cues in _EVENTS.items()
+        for c in cues
+        for m in re.finditer(re.escape(c), lowered)
+    )
+    events: list[tuple[int, str]] = []
+    for start, end, name in found:
+        if events and 0 <= start - events[-1][0] <= 1:  # the head of the compound just read replaces it
+            events[-1] = (end, name)
+        elif not events or start >= events[-1][0]:
+            events.append((end, name))
+    return list(dict.fromkeys(name for _, name in events))
+
+
+def find_event(text: str) -> str | None:
+    """The first event a countdown counts down to."""
+    return next(iter(find_events(text)), None)
 
 
 def find_cuisines(text: str) -> list[str]:
@@ -552,7 +567,8 @@ def _tip(text: str) -> dict[str, Any]:
 
 
 def _countdown(text: str) -> dict[str, Any]:
-    return {"date": find_date(text), "event": find_event(text)}
+    events = find_events(text)
+    return {"date": find_date(text), "event": events[0] if events else None, "events": events[1:] or None}
 
 
 _MINUTES = r"(\d{1,3})\s*(?:-?\s*min(?:ute)?s?\b|分钟)"

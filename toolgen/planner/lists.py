@@ -267,6 +267,8 @@ def countdown(intent: Intent, fact: Fact) -> dict[str, Any]:
         date = fact("birthday")
         event = event or ("birthday" if date else "")
     event = choice("event", event, lang) if event else ""
+    others = [choice("event", e, lang) for e in intent.slots.get("events") or []]  # "还有他生日也加上"
+    named = ("、" if lang == "zh" else ", ").join([event, *others]) if event else ""
     if date and len(date) == 5:  # a month and day: the next one, worked out on each call
         date_default: dict[str, Any] = {"default": f"$next:{date}"}
     elif date:
@@ -275,7 +277,7 @@ def countdown(intent: Intent, fact: Fact) -> dict[str, Any]:
         date_default = {}
     return {
         "name": "countdown",
-        "title": text("countdown.title", lang) + (f" · {event}" if event else ""),
+        "title": text("countdown.title", lang) + (f" · {named}" if named else ""),
         "description": text("countdown.description", lang),
         "entities": {
             "event": {
