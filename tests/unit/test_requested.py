@@ -3,8 +3,11 @@ meaning kept once, and the kinds of sentence that ask for a log rather than a fo
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from tests.helpers import tool_event
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
 from toolgen.intent.details import listed, periods, recurring_tasks, when
@@ -519,8 +522,19 @@ def test_a_named_kind_said_outright_or_shown_by_its_list_is_that_kind(text: str,
     assert classify(text).archetype == kind
 
 
-def test_grams_in_a_cup_across_dimensions_is_still_the_kitchen_conversion() -> None:
-    assert classify("how many grams in a cup of flour").archetype != "unit_converter"
+@pytest.mark.parametrize("text", ["how many grams in a cup of flour", "cups to grams for baking", "一杯面粉是多少克"])
+def test_grams_in_a_cup_is_the_unit_converter_with_the_kitchens_conversion_by_ingredient(text: str) -> None:
+    # given a conversion across volume and mass, which only an ingredient's density makes
+    tool = Tool(text)
+    # then it is the unit converter people ask for, and its first operation converts by ingredient
+    assert tool.intent.archetype == "unit_converter"
+    first = tool.program.operations[0]
+    assert first.id == "convertIngredient" and "ingredient" in first.inputs
+    flour, cup = first.inputs["ingredient"].enum[0], first.inputs["measure"].enum[0]  # in the request's language
+    query = {"ingredient": flour, "quantity": "1", "measure": cup}
+    response = tool.app.handle(tool_event("GET", first.path, token=tool.token, query=query))
+    assert json.loads(response["body"])["grams"] == 124.8  # 240 ml of flour at 0.52 g/ml
+    assert [op.id for op in tool.program.operations[1:3]] == ["convert", "convertMass"]
 
 
 @pytest.mark.parametrize(

@@ -328,7 +328,7 @@ def classify(text: str) -> Intent:
             or no_date
         )
     ):
-        return _composed(text, lang, reading.subject.id, reading.subject.shape, subject_score, top)
+        return _of_subject(text, lang, reading.subject, subject_score, top, confidence)
     if named:
         return _named(text, lang, top_name, confidence)
     shape = reading.shape
@@ -366,6 +366,16 @@ _PER_DAY = re.compile(
 
 # Shapes a tool can be guessed in for a subject the knowledge base does not know (a formula cannot be guessed).
 GUESSABLE = ("log", "collection", "schedule", "dates")
+
+
+def _of_subject(
+    text: str, lang: Literal["en", "zh"], subject: Subject, score: float, rival: float, confidence: float
+) -> Intent:
+    """The intent of a request about a subject: composed from it, or the named kind it is a part of, with it."""
+    if subject.part_of in BY_NAME:  # "cups to grams": the unit converter, with the kitchen's conversion
+        intent = _named(text, lang, subject.part_of, max(confidence, MIN_CONFIDENCE))
+        return intent.model_copy(update={"slots": {**intent.slots, "with_subject": subject.id}})
+    return _composed(text, lang, subject.id, subject.shape, score, rival)
 
 
 def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -> Intent:

@@ -217,6 +217,11 @@ class Subject(Strict):
     figures: dict[str, Output] = Field(default_factory=dict, max_length=8, description="figures over the rows")
     lookup: Lookup | None = Field(default=None, description="lookup: what it reads from a public API, per place")
     weight: float = Field(default=0.0, ge=-2, le=2, description="added to the words' score (rare, specific: +)")
+    part_of: str | None = Field(
+        default=None,
+        pattern=NAME,
+        description="a named kind this calculator is one operation of ('cups to grams' is a unit conversion)",
+    )
 
     _title = field_validator("title", "item", "task", mode="before")(_words)
 

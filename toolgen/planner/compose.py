@@ -838,6 +838,21 @@ def _calculator(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     }
 
 
+def add_part(program: dict[str, Any], intent: Intent, fact: Fact) -> None:
+    """A named kind's program gains the operation of the calculator subject the request named as a part of it ("cups
+    to grams": the unit converter, and the kitchen's conversion by ingredient), first, as what was asked."""
+    subject = library().subjects.get(intent.slots.get("with_subject") or "")
+    if subject is None or subject.shape != "calculator" or len(program["operations"]) >= 20:
+        return
+    part = _calculator(subject, intent, fact, Composition(shape="calculator", subject=subject.id))
+    (operation,) = part["operations"]
+    item = snake(subject.item.en)  # "convertIngredient" at /convert-ingredient
+    operation.update(id=_camel("convert", item)[:40], path=f"/convert-{item.replace('_', '-')}")
+    program["operations"].insert(0, operation)
+    program["labels"] = {**part["labels"], **(program.get("labels") or {})}
+    program["title"] = part["title"]
+
+
 def _by_unit(inputs: list[FieldDef], slots: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float]]:
     """Inputs filled by a quantity written in their unit ("165cm, 70kg": height and weight, whatever their order),
     and the slots without those quantities among the amounts the other inputs take in turn."""

@@ -14,7 +14,7 @@ from toolgen.errors import StageError
 from toolgen.models import Intent, RecalledMemory
 from toolgen.planner import Plan, PlanInfo, calculators, lists, lookups, trackers
 from toolgen.planner.common import Builder
-from toolgen.planner.compose import compose
+from toolgen.planner.compose import add_part, compose
 from toolgen.planner.requested import add_breakdown, add_period_figures, add_random_pick, add_requested_fields
 from toolgen.program import ToolProgram
 
@@ -73,6 +73,7 @@ class OfflinePlanner:
         composition = None
         if builder is not None:
             program = builder(intent, fact)
+            add_part(program, intent, fact)
             add_requested_fields(program, intent)
             if intent.slots.get("list_of"):  # "a grocery list": the list is called what the person calls it
                 what = intent.slots["list_of"]
