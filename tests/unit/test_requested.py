@@ -617,3 +617,18 @@ def test_a_tool_asked_to_pick_one_at_random_picks_one_of_its_rows(text: str, pic
 def test_a_verb_before_one_or_it_names_no_subject_by_its_noun() -> None:
     # "pick" is a noun of school pick-ups; before "one" it is what the person does
     assert read("log the wines I taste and pick one for dinner").matched != "pick"
+
+
+def test_an_item_that_chooses_between_two_is_one_choice_field_and_a_head_noun_types_an_item() -> None:
+    # given items listed as a choice between two, and items whose last word says what they hold
+    tool = Tool("kite sessions log: spot, wind in knots, lake or sea, launch time, number of crashes")
+    fields = tool.fields
+    # then "lake or sea" is one field choosing between them, and the time and the count are typed
+    (choice,) = [spec for spec in fields.values() if spec.enum]
+    assert choice.enum == ["lake", "sea"] and "lake" not in fields and "sea" not in fields
+    assert fields["launch_time"].type == "time" and fields["number_of_crashes"].type == "number"
+
+
+def test_a_choice_the_tool_already_offers_is_not_asked_twice() -> None:
+    fields = Tool("baby feeding log: breast/bottle, which side, ounces").fields
+    assert [name for name, spec in fields.items() if spec.enum and "bottle" in spec.enum] == ["feed_kind"]

@@ -427,7 +427,8 @@ def listed(text: str) -> list[str]:
         m = _EN_LIST.match(text, trigger.end())
         if not m:
             continue
-        parts = re.split(r"\s*,\s*(?:and\s+|or\s+|&\s+)?|\s+(?:and|or|&)\s+", m.group("list"))
+        # "indoor or outdoor" is one item, a choice; "a, b, or c" lists three
+        parts = re.split(r"\s*,\s*(?:and\s+|or\s+|&\s+)?|\s+(?:and|&)\s+", m.group("list"))
         parts = [re.sub(r"^(?:my|the|our|its|their|a|an)\s+", "", p.strip(), flags=re.I) for p in parts]
         parts[-1] = _NOT_ITEM.split(parts[-1])[0].strip()  # "mood every day": the list ends where the sentence goes on
         parts[-1] = re.sub(r"\s+(?:readings?|levels?|values?|numbers?|scores?)$", "", parts[-1], flags=re.I)
@@ -444,7 +445,8 @@ def listed(text: str) -> list[str]:
     if not items:
         items = _enumerated(text)
     places = {city.lower() for city in find_cities(text)}
-    if sum(item.lower() in places for item in items) >= 2:  # places are what a ranking compares, not fields
+    named = [part for item in items for part in re.split(r"\s+or\s+", item.lower())]  # "seattle or boise"
+    if sum(part in places for part in named) >= 2:  # places are what a ranking compares, not fields
         return []
     return list(dict.fromkeys(items))[:8] if len(items) >= 2 else []
 

@@ -214,6 +214,17 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             continue  # read as a question, with its type (asked_fields)
         if any(said in n or (len(n) >= 2 and n in said) for n in names if re.search(r"[\u4e00-\u9fff]", n + said)):
             continue  # 氨 is 氨氮
+        choice = _CHOICE.fullmatch(said)
+        if choice:  # "home vs public charger", "indoor or outdoor": one field, a choice between them
+            options = [choice.group("a").strip(), choice.group("b").strip()]
+            if not any(set(options) & {c.en.lower() for c in f.choices or []} for f in [*own, *fields]):
+                noun = (choice.group("noun") or "").strip()
+                name = snake(noun) if noun else "kind"
+                if name not in {f.name for f in [*own, *fields]}:
+                    shown = f"{noun.capitalize() or 'Kind'} ({' or '.join(options)})"
+                    words = [Words(en=o, zh=o) for o in options]
+                    fields.append(FieldDef(name=name, type="choice", label=Words(en=shown, zh=shown), choices=words))
+            continue
         if tokens & {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC:
             continue  # "eggs laid" is "eggs collected"
         known = _named_field(item)
@@ -228,11 +239,26 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             name = f"measure_{k}"
         shown = re.sub(r"(?:怎么样|怎样|如何|是多少|多少|有多少|几[个次]?)$", "", item) or item  # 天气怎样: 天气
         label = Words(en=english.capitalize() if english else item, zh=shown)
-        if numeric:
+        typed = next((kind for kind, pattern in _TYPED_BY_HEAD if pattern.search(said)), None)
+        if typed in ("time", "date"):  # "start time", "due date": typed by the word that heads them
+            fields.append(FieldDef(name=name, type=typed, label=label))
+        elif numeric or typed == "number":
             fields.append(FieldDef(name=name, type="number", label=label, min=-1_000_000, max=1_000_000))
         else:
             fields.append(FieldDef(name=name, type="string", label=label, max_length=200))
     return fields
+
+
+# An item that is a choice between two ("home vs public charger", "indoor or outdoor", "breast/bottle")
+_CHOICE = re.compile(
+    r"(?P<a>[a-z][a-z-]*)\s*(?:\bvs\.?|\bversus\b|\bor\b|/)\s*(?P<b>[a-z][a-z-]*)(?:\s+(?P<noun>[a-z][a-z -]*))?"
+)
+# What an English item's words say it holds: its head noun names the type ("start time", "number of guests")
+_TYPED_BY_HEAD = [
+    ("time", re.compile(r"\btime$|\bo'?clock$")),
+    ("date", re.compile(r"\b(date|day|deadline)$")),
+    ("number", re.compile(r"^(number of|how many|# of|count of)\b|\b(cost|price|amount|paid|spent|total|fee)$")),
+]
 
 
 def _unknown_value(intent: Intent, composition: Composition) -> FieldDef:
