@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, Subject, Words, library, snake
+from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
 from toolgen.knowledge.gloss import done_name, english
 from toolgen.models import Intent
@@ -254,7 +254,7 @@ _CHOICE = re.compile(
     r"(?P<a>[a-z][a-z-]*)\s*(?:\bvs\.?|\bversus\b|\bor\b|/)\s*(?P<b>[a-z][a-z-]*)(?:\s+(?P<noun>[a-z][a-z -]*))?"
 )
 # What an English item's words say it holds: its head noun names the type ("start time", "number of guests")
-_TYPED_BY_HEAD = [
+_TYPED_BY_HEAD: list[tuple[FieldKind, re.Pattern[str]]] = [
     ("time", re.compile(r"\btime$|\bo'?clock$")),
     ("date", re.compile(r"\b(date|day|deadline)$")),
     ("number", re.compile(r"^(number of|how many|# of|count of)\b|\b(cost|price|amount|paid|spent|total|fee)$")),
