@@ -386,3 +386,15 @@ def test_a_request_that_names_its_tool_before_a_colon_gets_that_title_and_its_qu
     assert cooking.fields["dish"].label == "What I made" and "rating" in cooking.fields
     waves = {a["said"]: a for a in asked("冲浪日志：哪个浪点、浪多高")}
     assert (waves["浪高"]["type"], waves["浪高"]["en"]) == ("number", "height")  # 多高 asks a height
+
+
+def test_a_schedule_shows_how_long_since_each_task_was_last_done():
+    # given a schedule of recurring tasks, asked as how long it has been
+    tool = Tool("how long since I last watered the plants, fed the fish and cleaned the filter? remind me every week")
+    assert tool.intent.shape == "schedule"
+    create = next(op.id for op in tool.program.operations if op.kind == "create")
+    listing = next(op.id for op in tool.program.operations if op.kind == "list")
+    tool.call(create, {"task": "water the plants", "last_done": "2026-11-25"})
+    # then each task says how many days since it was last done, beside when it is next due
+    (row,) = tool.call(listing)["items"]
+    assert (row["days_since_last"], row["due_in_days"]) == (7, 0)

@@ -687,6 +687,7 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     computed = {
         labels.add("next_due", "Next due", "下次日期"): next_due,
         labels.add("due_in_days", "Due in (days)", "还有几天"): f"days_until({next_due})",
+        labels.add("days_since_last", "Days since last done", "距上次几天"): "days_since(last_done)",
     }
     path = f"/{plural}"
     ops = [
