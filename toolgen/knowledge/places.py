@@ -202,7 +202,14 @@ def _english(text: str, index: _Index) -> list[tuple[_Span, Place]]:
 
     # capitalised names beside each other are a list of places ("Lisboa and Roma"), unless words ("Orange and Mango")
     named = [s.text[0].isupper() and s.key not in STOP_WORDS for s in spans]
-    context = [_after_preposition(text, s.start) or (named[i] and beside(i, named)) for i, s in enumerate(spans)]
+    # names typed in lower case in a list of names ("tokyo, osaka and sapporo"): each is beside another name
+    listed = [s.key not in STOP_WORDS and index.english[s.key][0][1] for s in spans]
+    context = [
+        _after_preposition(text, s.start)
+        or (named[i] and beside(i, named))
+        or (listed[i] and beside(i, [True] * len(spans)))
+        for i, s in enumerate(spans)
+    ]
     found = [_pick(s, index, context=c, alone=alone) for s, c in zip(spans, context, strict=True)]
     changed = True
     while changed:  # in a list, a name beside a place is in a place context
