@@ -269,6 +269,7 @@ def test_actions_are_read_by_their_kind_of_sentence(text: str, refusal: str) -> 
         "I have 3 hours tonight to write my essay, plan it in focus blocks",  # the person's own writing
         "每年夏天开空调电费都涨，记一下每月用了多少度电",  # a habit described, not a device told what to do
         "a reminder app that tells me when to text my grandma",  # the person texts; the tool reminds
+        "a birthday reminder app that texts me the day before",  # a tool that reminds the person is a reminder
         "记一下每个月信用卡还了多少",
     ],
 )

@@ -223,6 +223,10 @@ _ZH_WHEN = frozenset(
 )
 
 
+ZH_CORE_SHARE = 0.4  # of a subject's words that must have a noun for it to be one of the subject's own
+ZH_CORE_OWN = 0.6  # of all subjects' words that have the noun, the share that must be that subject's
+
+
 @cache
 def _zh_cores() -> dict[str, list[tuple[str, int]]]:
     """Each subject's own Chinese nouns: a word of two to four characters of its title or item that most of its
@@ -264,10 +268,6 @@ def _zh_cores() -> dict[str, list[tuple[str, int]]]:
         if found[0][1] >= ZH_CORE_OWN * everywhere[piece]:
             cores[piece] = found[:1]
     return cores
-
-
-ZH_CORE_SHARE = 0.4  # of a subject's words that must have a noun for it to be one of the subject's own
-ZH_CORE_OWN = 0.6  # of all subjects' words that have the noun, the share that must be that subject's
 
 
 def _by_zh_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
