@@ -48,6 +48,8 @@ def _find(text: str, aliases: list[tuple[str, str]]) -> list[str]:
     found: list[tuple[int, str]] = []
     taken: list[tuple[int, int]] = []
     for alias, name in aliases:
+        if alias not in lowered:  # most aliases are not in a request: no pattern to build or run for them
+            continue
         pattern = re.escape(alias) if is_chinese(alias) else rf"(?<![a-z°]){re.escape(alias)}(?![a-z])"
         for m in re.finditer(pattern, lowered):
             if not any(s < m.end() and m.start() < e for s, e in taken):
