@@ -60,6 +60,25 @@ class _Labels:
         return name
 
 
+def pick_one(
+    entity: str, name: str, lang: str, labels: dict[str, str], filters: list[str] | None = None
+) -> dict[str, Any]:
+    """The operation that picks one row of ``entity`` at random, shown by its ``name`` field (a collection's, or any
+    tool's asked to pick one); its figures' labels join ``labels``."""
+    zh = lang == "zh"
+    labels.setdefault("choice", "随机选中" if zh else "Picked for you")
+    labels.setdefault("options", "可选数量" if zh else "Options")
+    return {
+        "id": "pickOne",
+        "kind": "aggregate",
+        "path": "/pick",
+        "entity": entity,
+        **({"filters": filters} if filters is not None else {}),
+        "metrics": {"choice": f"pick({name})", "options": "count()"},
+        "summary": _say(lang, "Pick one at random", "随机选一个"),
+    }
+
+
 def field_spec(f: FieldDef, lang: str, **override: Any) -> dict[str, Any]:
     """A FieldDef as a ToolProgram field spec, in ``lang`` (a choice's values are words of that language)."""
     spec: dict[str, Any] = {"type": "string" if f.type == "choice" else f.type, "label": f.display(lang)[:60]}
@@ -589,18 +608,7 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
             "summary": _say(lang, "List everything", "列出全部"),
         },
         *_change_ops(entity, path, lang, ("Change one", "修改"), ("Delete one", "删除")),
-        {
-            "id": "pickOne",
-            "kind": "aggregate",
-            "path": "/pick",
-            "entity": entity,
-            "filters": filters,
-            "metrics": {
-                labels.add("choice", "Picked for you", "随机选中"): f"pick({key.name})",
-                labels.add("options", "Options", "可选数量"): "count()",
-            },
-            "summary": _say(lang, "Pick one at random", "随机选一个"),
-        },
+        pick_one(entity, key.name, lang, labels.names, filters),
     ]
     summary: dict[str, str] = {labels.add("total", "Total", "总数"): "count()"}
     for flag in flags[:2]:

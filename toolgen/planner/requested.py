@@ -14,7 +14,7 @@ from typing import Any
 from toolgen.knowledge.base import FieldDef, Words, library
 from toolgen.knowledge.fields import duplicates
 from toolgen.models import Intent
-from toolgen.planner.compose import asked_fields, field_spec
+from toolgen.planner.compose import asked_fields, field_spec, pick_one
 
 PERIOD_NAMES = {  # the periods toolgen/intent/details.py reads ("每天" says how often, so days are not one)
     "week": ("thisWeek", "This week", "本周"),
@@ -169,18 +169,6 @@ def add_random_pick(program: dict[str, Any], intent: Intent) -> None:
     named = [n for n, s in body["fields"].items() if s.get("type") == "string" and n not in ("note", "notes")]
     if not named or any(op["path"] == "/pick" for op in operations):
         return
-    zh = intent.lang == "zh"
     labels = program.setdefault("labels", {})
     if len(labels) < 59:
-        labels.setdefault("choice", "随机选中" if zh else "Picked for you")
-        labels.setdefault("options", "可选数量" if zh else "Options")
-    operations.append(
-        {
-            "id": "pickOne",
-            "kind": "aggregate",
-            "path": "/pick",
-            "entity": entity,
-            "metrics": {"choice": f"pick({named[0]})", "options": "count()"},
-            "summary": "随机选一个" if zh else "Pick one at random",
-        }
-    )
+        operations.append(pick_one(entity, named[0], intent.lang, labels))
