@@ -24,7 +24,15 @@ def test_typed_forms_are_read_in_standard_spelling(typed: str, meant: str) -> No
 
 @pytest.mark.parametrize(
     "text",
-    ["its collar and its lead", "I was ill last week", "it lets me pick", "flights to the U.S.", "我想记录每天晨跑 im"],
+    [
+        "its collar and its lead",
+        "I was ill last week",
+        "it lets me pick",
+        "flights to the U.S.",
+        "我想记录每天晨跑 im",
+        "weather in St. Louis, MO",  # a state, not a month
+        "track wether I took my pills",  # whether, not weather
+    ],
 )
 def test_words_that_stand_as_they_are_are_left_alone(text: str) -> None:
     assert standard(text) == text.replace(" im", " i'm")

@@ -4,7 +4,8 @@ Requests are typed fast: contractions lose their apostrophe ("im", "dont", "what
 "pls", "w/") and a few words are misspelt by nearly everyone ("tommorow", "calender", "seperate"). Every cue of the
 classifier, the subject reader and the slot readers is written in standard spelling, so the request is put into
 standard spelling once, here, instead of every cue learning every way of typing it. Only forms that mean one thing
-are rewritten: "its", "ill", "were", "lets" and "id" are words as they stand and are left alone.
+are rewritten: "its", "ill", "were", "lets" and "id" are words as they stand and are left alone, "mo" may be
+Missouri and "wether" is as often "whether" as "weather".
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ _CONTRACTIONS = {
 _SHORTHAND = {
     "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks", "w/": "with", "w/o": "without",
     "b/c": "because", "abt": "about", "smth": "something", "ppl": "people", "hrs": "hours",
-    "mins": "minutes", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years", "mo": "month",
+    "mins": "minutes", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
     "tmrw": "tomorrow", "tmr": "tomorrow", "tonite": "tonight", "bday": "birthday", "bdays": "birthdays",
 }  # fmt: skip
 _MISSPELT = {
@@ -30,7 +31,7 @@ _MISSPELT = {
     "reciepts": "receipts", "remeber": "remember", "rember": "remember", "wieght": "weight", "excercise": "exercise",
     "excersize": "exercise", "medecine": "medicine", "grocerys": "groceries", "definately": "definitely",
     "schedual": "schedule", "buget": "budget", "anniversery": "anniversary", "temprature": "temperature",
-    "allergys": "allergies", "vaccum": "vacuum", "untill": "until", "acheive": "achieve", "wether": "weather",
+    "allergys": "allergies", "vaccum": "vacuum", "untill": "until", "acheive": "achieve",
 }  # fmt: skip
 _REWRITE = {**_CONTRACTIONS, **_SHORTHAND, **_MISSPELT}
 _WORDS = "|".join(re.escape(k) for k in sorted(_REWRITE, key=len, reverse=True))
