@@ -284,46 +284,23 @@ def test_an_even_split_has_no_proportional_part():
         ("groceries, gas, fun: how much is left of my $900 this month", "budget_tracker"),
         ("money in and money out each week by category", "budget_tracker"),
         ("生活费3000，想管住手，看看还剩多少能花", "budget_tracker"),
-    ],
-)
-def test_kinds_of_sentence_that_name_a_kind_by_what_it_does(text: str, archetype: str) -> None:
-    assert classify(text).archetype == archetype
-
-
-@pytest.mark.parametrize(
-    ("text", "archetype"),
-    [
+        # 'how long until' with no date to count to asks a formula how long
         ("how long until my student loan is paid off? 18000 left at 5%, paying 400 a month", "loan_payoff"),
         ("how long till my credit card is paid off, $3,100 at 19.9% paying $120 a month", "credit_card_payoff"),
         ("how long until our anniversary on June 3", "countdown"),  # a date to count to: the countdown
+        # ticking days off, with a streak that breaks, is the habit tracker
+        ("每天早起、拉伸、不喝饮料，做没做都勾一下，断了就重新开始", "habit_tracker"),
+        ("几个小习惯：阅读、散步、早睡，每天画个勾，月底看看完成率", "habit_tracker"),
+        # settling up between people is the expense splitter, whatever its costs' subject
+        ("ski weekend, different people paid for the chalet, lift passes and food, who needs to pay who",
+         "expense_splitter"),
+        ("三个人去海边玩，油费门票吃饭都有人垫了，最后算一下谁给谁转多少", "expense_splitter"),  # fuel: one cost
+        ("me n my roommate split utilities in proportion to the days each of us was home", "expense_splitter"),
+        ("部门给领导凑份子买生日礼物，一共600，六个人", "expense_splitter"),
     ],
-)
-def test_how_long_until_without_a_date_asks_a_formula_how_long(text: str, archetype: str) -> None:
+)  # fmt: skip
+def test_kinds_of_sentence_that_name_a_kind_by_what_it_does(text: str, archetype: str) -> None:
     assert classify(text).archetype == archetype
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "每天早起、拉伸、不喝饮料，做没做都勾一下，断了就重新开始",
-        "几个小习惯：阅读、散步、早睡，每天画个勾，月底看看完成率",
-    ],
-)
-def test_ticking_days_off_with_a_streak_that_breaks_is_the_habit_tracker(text: str) -> None:
-    assert classify(text).archetype == "habit_tracker"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "ski weekend, different people paid for the chalet, lift passes and food, who needs to pay who",
-        "三个人去海边玩，油费门票吃饭都有人垫了，最后算一下谁给谁转多少",  # the fuel is one cost among others
-        "me n my roommate split utilities in proportion to the days each of us was home",
-        "部门给领导凑份子买生日礼物，一共600，六个人",
-    ],
-)
-def test_settling_up_between_people_is_the_expense_splitter(text: str) -> None:
-    assert classify(text).archetype == "expense_splitter"
 
 
 @pytest.mark.parametrize(
