@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def emulator() -> Iterator[Emulator]:
-    emulator = Emulator()
+    # An account whose quota was raised far past the default: this session deploys hundreds of tools that keep
+    # their reservations; the headroom tests lower it around themselves (tests/functional/test_headroom.py).
+    emulator = Emulator(account_concurrency=100_000)
     emulator.start()
     yield emulator
     emulator.stop()

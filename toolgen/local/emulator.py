@@ -31,9 +31,12 @@ CREDENTIALS = {
 class Emulator:
     """moto's server in a background thread of this process."""
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", *, account_concurrency: int | None = None) -> None:
+        """``account_concurrency``: the quota its account enforces (fidelity.py; 1,000 when not given)."""
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's request log is noise here
         fidelity.apply()
+        if account_concurrency is not None:
+            fidelity.set_account_concurrency(account_concurrency)
         self._server = ThreadedMotoServer(ip_address=host, port=0, verbose=False)
         self.endpoint = ""
 

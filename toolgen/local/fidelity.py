@@ -4,6 +4,10 @@ The deployer's concurrency safety rests on Lambda refusing a second create with 
 mostly does, but checks and creates without a lock, names an alias clash ``ConflictException``, and silently
 replaces an existing function URL or permission statement. Each patch below makes one such answer AWS's, in
 this process only (the embedded default runs moto in-process). tests/functional/test_deployer.py relies on them.
+
+It also gives moto an account's concurrency quota, which moto does not keep by default: GetAccountSettings answers
+the quota and what is left unreserved, and PutFunctionConcurrency refuses a reservation that would leave fewer
+than 100 unreserved, with Lambda's own error (`toolgen serve --account-concurrency N`, 1,000 as on a new account).
 """
 
 from __future__ import annotations
@@ -14,6 +18,66 @@ from typing import Any
 
 _applied = False
 _lock = threading.RLock()
+UNRESERVED_MINIMUM = 100  # Lambda keeps this much of an account's quota for functions that reserve nothing
+DEFAULT_ACCOUNT_CONCURRENCY = 1000  # a new account's quota in most regions
+_quota = DEFAULT_ACCOUNT_CONCURRENCY
+NO_ROOM = (
+    "Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution below "
+    "its minimum value of [100]."
+)
+
+
+def set_account_concurrency(quota: int) -> None:
+    """The concurrency quota of every account this process's moto holds."""
+    global _quota
+    if quota < UNRESERVED_MINIMUM:
+        raise ValueError(f"an account's concurrency quota is at least {UNRESERVED_MINIMUM}")
+    _quota = quota
+
+
+def account_concurrency() -> int:
+    return _quota
+
+
+def _reserved(backend: Any, *, besides: str = "") -> int:
+    """Concurrency reserved by the account's functions (all but ``besides``)."""
+    return sum(
+        int(fn.reserved_concurrency)
+        for fn in backend.list_functions()
+        if fn.reserved_concurrency and fn.function_name != besides
+    )
+
+
+def _logging(name: str, given: dict[str, Any] | None) -> dict[str, str]:
+    """A function's LoggingConfig as Lambda answers it: its own group and Text unless told otherwise."""
+    return {"LogFormat": "Text", "LogGroup": f"/aws/lambda/{name}", **(given or {})}
+
+
+def _account_settings(request: Any, full_url: str, headers: Any) -> tuple[int, dict[str, str], str]:
+    """GET /2016-08-19/account-settings: the quota, what is unreserved, and the account's functions."""
+    import json
+
+    from moto.awslambda.models import lambda_backends
+    from moto.awslambda.responses import LambdaResponse
+
+    answer = LambdaResponse()
+    answer.setup_class(request, full_url, headers)
+    backend = lambda_backends[answer.current_account][answer.region]
+    functions = list(backend.list_functions())
+    body = {
+        "AccountLimit": {
+            "TotalCodeSize": 80530636800,
+            "CodeSizeUnzipped": 262144000,
+            "CodeSizeZipped": 52428800,
+            "ConcurrentExecutions": _quota,
+            "UnreservedConcurrentExecutions": _quota - _reserved(backend),
+        },
+        "AccountUsage": {
+            "TotalCodeSize": sum(int(fn.code_size or 0) for fn in functions),
+            "FunctionCount": len(functions),
+        },
+    }
+    return 200, {"Content-Type": "application/json"}, json.dumps(body)
 
 
 def _conflict(message: str) -> Exception:
@@ -84,3 +148,79 @@ def apply() -> None:
             return original_permission(self, function_name, qualifier, raw)
 
     setattr(models.LambdaBackend, "add_permission", add_permission)  # noqa: B010
+    _patch_account(models)
+    _patch_delete(models)
+    _patch_logging(models)
+
+
+def _patch_account(models: Any) -> None:
+    """The account's quota: reservations that would leave less than 100 unreserved are refused; GetAccountSettings."""
+
+    @functools.wraps(models.LambdaBackend.put_function_concurrency)
+    def put_function_concurrency(self: Any, function_name: str, reserved_concurrency: str) -> Any:
+        from moto.awslambda.exceptions import InvalidParameterValueException
+
+        with _lock:
+            fn = self.get_function(function_name)
+            left = _quota - _reserved(self, besides=fn.function_name) - int(reserved_concurrency)
+            if left < UNRESERVED_MINIMUM:
+                raise InvalidParameterValueException(NO_ROOM)
+            fn.reserved_concurrency = reserved_concurrency
+            return fn.reserved_concurrency
+
+    setattr(models.LambdaBackend, "put_function_concurrency", put_function_concurrency)  # noqa: B010
+    from moto.awslambda import urls
+
+    urls.url_paths[r"{0}/(?P<api_version>[^/]+)/account-settings/?$"] = _account_settings
+
+
+def _patch_delete(models: Any) -> None:
+    original_delete = models.LambdaStorage.del_function
+
+    @functools.wraps(original_delete)
+    def del_function(self: Any, name_or_arn: str, qualifier: str | None = None) -> None:
+        """moto forgets a version's ARN from a weak map once the version is gone, and then fails (500) to delete
+        the whole function it belonged to; Lambda deletes it."""
+        unqualified = qualifier is None and ":" not in name_or_arn.split(":function:")[-1]
+        if not unqualified:
+            return original_delete(self, name_or_arn, qualifier)
+        with _lock:
+            function = self.get_function_by_name_or_arn_with_qualifier(name_or_arn, None)
+            entry = self._functions[function.function_name]
+            for fn in [entry["latest"], *entry["versions"]]:
+                if fn is not None:
+                    self._arns.pop(fn.function_arn, None)
+            del self._functions[function.function_name]
+            self._aliases[function.function_arn] = {}
+        return None
+
+    setattr(models.LambdaStorage, "del_function", del_function)  # noqa: B010
+
+
+def _patch_logging(models: Any) -> None:
+    """moto drops a function's LoggingConfig; Lambda keeps it (the deployer compares it, as every setting it sets)."""
+    function_class = models.LambdaFunction
+    original_init = function_class.__init__
+    original_configuration = function_class.get_configuration
+    original_update = function_class.update_configuration
+
+    @functools.wraps(original_init)
+    def init(self: Any, account_id: str, spec: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+        original_init(self, account_id, spec, *args, **kwargs)
+        self.toolgen_logging = _logging(self.function_name, spec.get("LoggingConfig"))
+
+    @functools.wraps(original_configuration)
+    def get_configuration(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        config = original_configuration(self, *args, **kwargs)
+        logging = getattr(self, "toolgen_logging", None) or _logging(self.function_name, None)
+        return {**config, "LoggingConfig": dict(logging)}
+
+    @functools.wraps(original_update)
+    def update_configuration(self: Any, config_updates: dict[str, Any]) -> dict[str, Any]:
+        if "LoggingConfig" in config_updates:
+            self.toolgen_logging = _logging(self.function_name, config_updates["LoggingConfig"])
+        return original_update(self, config_updates)
+
+    setattr(function_class, "__init__", init)  # noqa: B010
+    setattr(function_class, "get_configuration", get_configuration)  # noqa: B010
+    setattr(function_class, "update_configuration", update_configuration)  # noqa: B010
