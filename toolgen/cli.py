@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,10 +22,26 @@ def _print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
+def _account_concurrency(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 100:
+        raise argparse.ArgumentTypeError("an account's concurrency quota is at least 100 (AWS keeps 100 unreserved)")
+    return value
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from toolgen.local.serve import serve
 
-    return serve(host=args.host, port=args.port, secret=auth.local_secret(), verbose=args.verbose)
+    return serve(
+        host=args.host,
+        port=args.port,
+        secret=auth.local_secret(),
+        verbose=args.verbose,
+        account_concurrency=args.account_concurrency,
+    )
 
 
 def cmd_token(args: argparse.Namespace) -> int:
@@ -325,6 +342,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8377, help="0 picks a free port")
     s.add_argument("--verbose", action="store_true")
+    s.add_argument(
+        "--account-concurrency",
+        type=_account_concurrency,
+        default=os.environ.get("TOOLGEN_ACCOUNT_CONCURRENCY") or "1000",
+        help="the emulated account's concurrency quota, 100 of it never reservable, as on AWS "
+        "(default: TOOLGEN_ACCOUNT_CONCURRENCY or 1000)",
+    )
     s.set_defaults(func=cmd_serve)
     s = sub.add_parser("token", help="mint a local bearer token")
     s.add_argument("--user", required=True)

@@ -64,6 +64,10 @@ class Settings:
     tool_function_prefix: str = TOOL_FUNCTION_PREFIX
     tool_timeout_s: int = 10
     tool_concurrency: int = 5
+    # Of the account's concurrency quota, how much tools may reserve (percent); past it tools keep their limit
+    # with table leases (toolgen/runtime/lease.py). 0: never reserve.
+    tool_reserve_percent: int = 50
+    tool_log_group: str = ""  # where tools log (the stack's group, with retention); "" for Lambda's default
     tool_memory_mb: int = 256
     # Options with costs (README, "Deploy options"): SnapStart on published versions; warm environments kept.
     tool_snapstart: bool = False
@@ -105,6 +109,8 @@ class Settings:
             tool_function_prefix=os.environ.get("TOOL_FUNCTION_PREFIX") or TOOL_FUNCTION_PREFIX,
             tool_timeout_s=_int("TOOL_TIMEOUT", 10),
             tool_concurrency=_int("TOOL_CONCURRENCY", 5),
+            tool_reserve_percent=_int("TOOL_RESERVE_PERCENT", 50),
+            tool_log_group=os.environ.get("TOOL_LOG_GROUP", ""),
             tool_memory_mb=_int("TOOL_MEMORY_SIZE", 256),
             tool_snapstart=_switch("TOOL_SNAPSTART"),
             tool_provisioned=_int("TOOL_PROVISIONED_CONCURRENCY", 0),
@@ -124,6 +130,8 @@ class Settings:
             raise ConfigError("TOOL_SNAPSTART and TOOL_PROVISIONED_CONCURRENCY cannot both be on (Lambda refuses it)")
         if not 0 <= self.tool_provisioned <= self.tool_concurrency:
             raise ConfigError("TOOL_PROVISIONED_CONCURRENCY must be between 0 and TOOL_CONCURRENCY")
+        if not 0 <= self.tool_reserve_percent <= 100:
+            raise ConfigError("TOOL_RESERVE_PERCENT must be 0-100 (of the account's concurrency quota)")
         if not 1 <= self.tool_concurrency <= 5 or not 1 <= self.tool_timeout_s <= 10:
             raise ConfigError("TOOL_CONCURRENCY must be 1-5 and TOOL_TIMEOUT 1-10 (the platform's limits)")
 

@@ -152,6 +152,16 @@ class RecalledMemory(BaseModel):
     parts: ScoreParts | None = None
 
 
+class ToolLimit(BaseModel):
+    """A tool's limit of calls at once, and how it is kept."""
+
+    concurrency: int = Field(description="calls the tool answers at once; more get 429 with Retry-After")
+    enforced_by: Literal["reserved_concurrency", "lease"] = Field(
+        description="reserved_concurrency: Lambda reserves it for the tool; lease: the account had no room to "
+        "reserve it, and the tool keeps it itself with leases in the table"
+    )
+
+
 class ToolRecord(BaseModel):
     tool_id: str
     user: str
@@ -167,6 +177,7 @@ class ToolRecord(BaseModel):
     job_id: str | None = None
     plan_key: str | None = None
     stale_reason: str | None = None
+    limit: ToolLimit | None = None  # None: a tool made before limits were recorded (reserved concurrency then)
     created_at: float = Field(default_factory=time.time)
 
 
@@ -249,6 +260,7 @@ class ToolDetail(ToolSummary):
     program: dict[str, Any]
     openapi: dict[str, Any]
     memories: list[RecalledMemory]
+    limit: ToolLimit
 
 
 class ToolList(BaseModel):

@@ -26,7 +26,7 @@ from toolgen.intent import classify
 from toolgen.intent.classify import classify_as
 from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, rewards
-from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolRecord
+from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolLimit, ToolRecord
 from toolgen.planner import OfflinePlanner, Plan, PlanInfo
 from toolgen.planner.proposal import ask
 from toolgen.plans import CachedPlan, LiveTool, plan_key
@@ -211,8 +211,13 @@ def _run(job: Job, services: Services, made: _Made) -> None:
         validate_spec(spec)
     with _stage(job, "deploy", jobs):
         made.function_name = function_name
-        function_url = services.deployer.deploy(_function_spec(s, program, function_name, tool_id, job.user))
-        job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else function_url.rstrip("/")
+        deployed = services.deployer.deploy(_function_spec(s, program, function_name, tool_id, job.user))
+        job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else deployed.url.rstrip("/")
+        job.stage("deploy").detail = (
+            f"{deployed.concurrency} calls at once, reserved"
+            if deployed.enforced_by == "reserved_concurrency"
+            else f"{deployed.concurrency} calls at once, kept with leases (no room to reserve in the account)"
+        )
         spec["servers"] = [{"url": job.tool_url}]
     with _stage(job, "render", jobs):
         made.page_tool_id = tool_id
@@ -235,6 +240,7 @@ def _run(job: Job, services: Services, made: _Made) -> None:
             openapi=spec,
             memories=_used(recalled, program),
             plan_key=understood.key,
+            limit=ToolLimit(concurrency=deployed.concurrency, enforced_by=deployed.enforced_by),
         )
     )
     shaped = tuple(m.memory_id for m in _used(recalled, program))
@@ -273,7 +279,17 @@ def _used(recalled: list[RecalledMemory], program: ToolProgram) -> list[Recalled
     return [m for m in recalled if m.memory_id in shaped]
 
 
+FUNCTION_NAME_MAX = 64  # Lambda's limit on a function's name
+
+
 def _function_spec(s: Settings, program: ToolProgram, name: str, tool_id: str, user: str) -> FunctionSpec:
+    if len(name) > FUNCTION_NAME_MAX:
+        longest = FUNCTION_NAME_MAX - (len(name) - len(s.tool_function_prefix)) - len("-tool-")
+        raise StageError(
+            "deploy",
+            f"tool function names would be {len(name)} characters ({s.tool_function_prefix}<tool id>), and Lambda "
+            f"allows {FUNCTION_NAME_MAX}: deploy the platform under a stack name of at most {longest} characters",
+        )
     env = {"TABLE_NAME": s.table_name, "TOOL_ID": tool_id, "TOOL_OWNER": user}
     env.update({"TOOLGEN_SECRET": s.secret_value} if s.secret_value else {"TOOLGEN_SECRET_ARN": s.secret_arn})
     env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if os.environ.get(k)})
@@ -292,6 +308,7 @@ def _function_spec(s: Settings, program: ToolProgram, name: str, tool_id: str, u
         snapstart=s.tool_snapstart,
         provisioned=min(s.tool_provisioned, concurrency),
         description=f"toolgen tool {tool_id}: {program.title}"[:256],
+        log_group=s.tool_log_group,
     )
 
 

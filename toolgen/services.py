@@ -55,7 +55,7 @@ class Services:
             tools=ToolStore(table),
             memories=memories,
             pages=PageStore(settings.bucket_name),
-            deployer=Deployer(),
+            deployer=Deployer(reserve_percent=settings.tool_reserve_percent),
             invoker=invoker or LambdaInvoker(),
             planner=planner_from_environment(),
             plans=PlanStore(table),

@@ -65,7 +65,7 @@ def call(runtime, name: str) -> dict:
 
 def test_a_new_tool_is_live_on_version_1_behind_its_url(emulator, spec, runtime):
     lam = Lambda(emulator)
-    url = Deployer({"lambda": lam.client}).deploy(spec)
+    url = Deployer({"lambda": lam.client}).deploy(spec).url
     assert url.startswith("https://")
     config = lam.client.get_function(FunctionName=spec.function_name)
     assert config["Tags"]["toolgen:user"] == "dora" and config["Configuration"]["Timeout"] == 10
@@ -91,8 +91,8 @@ def test_deploying_the_same_code_again_uploads_and_publishes_nothing_new(emulato
 def test_new_code_goes_live_on_a_new_version_and_old_versions_are_pruned(emulator, spec, runtime):
     lam = Lambda(emulator)
     deployer = Deployer({"lambda": lam.client})
-    url = deployer.deploy(spec)
-    assert deployer.deploy(replace(spec, package=package("two"))) == url
+    url = deployer.deploy(spec).url
+    assert deployer.deploy(replace(spec, package=package("two"))).url == url
     assert count(lam, "UpdateFunctionCode") == 1
     assert call(runtime, spec.function_name) == {"mark": "two", "version": "2"}
     deployer.deploy(replace(spec, package=package("three")))
@@ -180,7 +180,7 @@ def test_two_deploys_that_both_find_nothing_end_with_one_tool_live(emulator, spe
 
         client.client.meta.events.register("after-call.lambda.GetFunction", meet)
     deploys = [Deployer({"lambda": c.client}, sleep=no_sleep) for c in (a, b)]
-    results = _race([lambda d=d: d.deploy(spec) for d in deploys])
+    results = _race([lambda d=d: d.deploy(spec).url for d in deploys])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert results[0] == results[1]
     assert count(a, "CreateFunction") + count(b, "CreateFunction") == 2  # both tried; one was refused
@@ -193,9 +193,9 @@ def test_a_deploy_overtaken_mid_way_still_ends_live_on_one_version(emulator, spe
     # A creates the function and stalls; B finds it and takes it live; A resumes, meets B's alias, and re-plans
     a, b = Lambda(emulator), Lambda(emulator)
     reached, resume = a.pause_after("CreateFunction")
-    first = _race_start(lambda: Deployer({"lambda": a.client}, sleep=no_sleep).deploy(spec))
+    first = _race_start(lambda: Deployer({"lambda": a.client}, sleep=no_sleep).deploy(spec).url)
     assert reached.wait(30)
-    url_b = Deployer({"lambda": b.client}, sleep=no_sleep).deploy(spec)
+    url_b = Deployer({"lambda": b.client}, sleep=no_sleep).deploy(spec).url
     resume.set()
     url_a = first()
     assert url_a == url_b
@@ -245,3 +245,15 @@ def test_a_delete_that_meets_an_update_in_progress_is_tried_again(emulator, spec
     assert deployer.delete(spec.function_name) is True
     assert count(lam, "DeleteFunction") == 2
     assert deployer.remote_state(spec.function_name) is None
+
+
+def test_a_tool_logging_into_the_stacks_group_keeps_it_and_a_redeploy_changes_nothing(emulator, spec):
+    lam = Lambda(emulator)
+    deployer = Deployer({"lambda": lam.client})
+    spec = replace(spec, log_group="/toolgen/prod/tools")
+    deployer.deploy(spec)
+    config = lam.client.get_function_configuration(FunctionName=spec.function_name)
+    assert config["LoggingConfig"] == {"LogFormat": "Text", "LogGroup": "/toolgen/prod/tools"}
+    deployer.deploy(spec)
+    assert count(lam, "UpdateFunctionConfiguration") == 0
+    deployer.delete(spec.function_name)

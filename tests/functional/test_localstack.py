@@ -141,14 +141,14 @@ def test_a_tool_deploys_runs_and_goes_on_a_real_localstack(monkeypatch):
     )
     deployer = Deployer()
     try:
-        url = deployer.deploy(spec)
+        url = deployer.deploy(spec).url
         token = auth.mint("wes", SECRET)
         made = LambdaInvoker().invoke(live(name), tool_event("POST", "/tasks", token=token, body={"title": "ls"}))
         assert made["statusCode"] == 201, made
         request = urllib.request.Request(f"{url.rstrip('/')}/tasks", headers={"Authorization": f"Bearer {token}"})
         with urllib.request.urlopen(request, timeout=30) as answer:
             assert [t["title"] for t in json.load(answer)["items"]] == ["ls"]
-        assert deployer.deploy(spec) == url  # again: nothing re-uploaded, same URL
+        assert deployer.deploy(spec).url == url  # again: nothing re-uploaded, same URL
     finally:
         deployer.delete(name)
         ddb.delete_table(TableName=table)

@@ -132,6 +132,20 @@ def test_changed_tags_concurrency_and_cors_are_set_again():
     assert update.params["Cors"] == SPEC.cors() and update.output == "FunctionUrl"
 
 
+def test_a_leased_tool_reserves_nothing_and_gives_back_a_reservation_it_had():
+    from toolgen.deploy.execute import leased
+
+    spec = leased(SPEC)
+    assert spec.environment["TOOLGEN_LEASE_LIMIT"] == "5" and spec.environment["TOOLGEN_LEASE_HOLD_S"] == "12"
+    new = calls(plan_tool_deploy(spec, None))
+    assert "put_function_concurrency" not in new and "delete_function_concurrency" not in new
+    was_reserved = plan_tool_deploy(spec, in_step())
+    assert step(was_reserved, "delete_function_concurrency").params == {"FunctionName": NAME}
+    # its environment now says it keeps its own limit: a new configuration, published behind live
+    assert step(was_reserved, "update_function_configuration").params["Environment"]["Variables"] == spec.environment
+    assert "delete_function_concurrency" not in calls(plan_tool_deploy(spec, in_step(spec, concurrency=None)))
+
+
 def test_an_update_moves_the_alias_and_undoes_by_moving_it_back():
     plan = plan_tool_deploy(replace(SPEC, package=b"new-zip"), remote=in_step())
     alias = step(plan, "update_alias")
@@ -206,3 +220,30 @@ def test_delete_plan_removes_the_function_and_everything_on_it():
 
 def test_tools_are_called_through_their_live_alias():
     assert live(NAME) == f"{NAME}:live"
+
+
+def test_tools_log_into_the_stacks_group_and_a_redeploy_reads_it_back_unchanged():
+    spec = replace(SPEC, log_group="/toolgen/prod/tools")
+    create = step(plan_tool_deploy(spec, None), "create_function").params
+    assert create["LoggingConfig"] == {"LogFormat": "Text", "LogGroup": "/toolgen/prod/tools"}
+    assert "update_function_configuration" not in calls(plan_tool_deploy(spec, in_step(spec)))
+    moved = plan_tool_deploy(spec, in_step(SPEC))  # a tool made before: it moves to the stack's group
+    assert step(moved, "update_function_configuration").params["LoggingConfig"]["LogGroup"] == "/toolgen/prod/tools"
+
+
+def test_a_stack_name_too_long_for_tool_function_names_fails_the_deploy_saying_how_long_it_may_be():
+    import pytest
+
+    from toolgen.config import Settings
+    from toolgen.errors import StageError
+    from toolgen.intent import classify
+    from toolgen.pipeline import _function_spec
+    from toolgen.planner import OfflinePlanner
+
+    program = OfflinePlanner().plan("a todo list", classify("a todo list"), []).program
+    tool = "t" + "0" * 20
+    ok = "s" * 37 + "-tool-"
+    assert _function_spec(Settings("t", tool_function_prefix=ok), program, ok + tool, tool, "ann").function_name
+    long = "s" * 38 + "-tool-"
+    with pytest.raises(StageError, match=r"65 characters.*at most 37 characters"):
+        _function_spec(Settings("t", tool_function_prefix=long), program, long + tool, tool, "ann")

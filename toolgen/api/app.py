@@ -55,6 +55,7 @@ from toolgen.models import (
     RecallView,
     StageView,
     ToolDetail,
+    ToolLimit,
     ToolList,
     ToolRecord,
     ToolSummary,
@@ -343,6 +344,7 @@ def get_tool(tool_id: str) -> ToolDetail:
         program=record.program,
         openapi=record.openapi,
         memories=record.memories,
+        limit=record.limit or ToolLimit(concurrency=5, enforced_by="reserved_concurrency"),
     )
 
 

@@ -4,8 +4,8 @@ Planning is pure (plan.py: ToolProgram and remote state in, a list of API calls 
 execution (execute.py) makes the calls, waits for the function to be Active, and rolls back on failure.
 """
 
-from toolgen.deploy.execute import Deployer
+from toolgen.deploy.execute import Deployed, Deployer
 from toolgen.deploy.package import tool_package
 from toolgen.deploy.plan import FunctionSpec, plan_tool_deploy
 
-__all__ = ["Deployer", "FunctionSpec", "plan_tool_deploy", "tool_package"]
+__all__ = ["Deployed", "Deployer", "FunctionSpec", "plan_tool_deploy", "tool_package"]

@@ -9,16 +9,23 @@
   A delete meeting a conflict is tried again the same way.
 - Any other failure rolls back every step the deploy made, in reverse order, and the error the person sees
   says which step failed. Nothing is left half-made.
+- A tool's limit of calls at once is reserved concurrency while the account has room for it: GetAccountSettings
+  says the quota and what is unreserved, and tools may reserve up to ``reserve_percent`` of the quota, never
+  leaving less than the 100 AWS keeps unreserved. Past that, or when a reservation is refused all the same
+  (another deploy took the room meanwhile), the tool is deployed without one and keeps its limit itself with
+  table leases (toolgen/runtime/lease.py). A refused reservation is never a failed tool.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from botocore.exceptions import WaiterError
 
@@ -38,12 +45,32 @@ from toolgen.deploy.plan import (
     plan_tool_deploy,
 )
 from toolgen.errors import DeployError
+from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV
 
 logger = logging.getLogger(__name__)
 WAITER_CONFIG = {"Delay": 1, "MaxAttempts": 60}
 CONFLICTS = ("ResourceConflictException", "PreconditionFailedException")
 NOT_FOUND = "ResourceNotFoundException"
 MISSING = (NOT_FOUND, "ProvisionedConcurrencyConfigNotFoundException")
+UNRESERVED_MINIMUM = 100  # of an account's quota, never reservable (Lambda's rule)
+RESERVE_PERCENT = 50  # of the quota tools may reserve, by default
+LEASE_MARGIN_S = 2  # a slot held by a call that died frees itself this long after the function's timeout
+EnforcedBy = Literal["reserved_concurrency", "lease"]
+
+
+@dataclass(frozen=True)
+class Deployed:
+    """A tool made live: where it answers, and how its limit of calls at once is kept."""
+
+    url: str
+    enforced_by: EnforcedBy
+    concurrency: int
+
+
+def leased(spec: FunctionSpec) -> FunctionSpec:
+    """``spec`` without reserved concurrency: the tool holds its limit with table leases (its environment says)."""
+    env = {**spec.environment, LIMIT_ENV: str(spec.concurrency), HOLD_ENV: str(spec.timeout_s + LEASE_MARGIN_S)}
+    return replace(spec, reserve=False, environment=env)
 
 
 class _Conflict(Exception):
@@ -52,6 +79,10 @@ class _Conflict(Exception):
     def __init__(self, what: str, cause: BaseException) -> None:
         super().__init__(f"{what}: {cause}")
         self.what = what
+
+
+class _NoRoom(_Conflict):
+    """Lambda refused the reservation (the account's room went to another function): plan again with leases."""
 
 
 def _resolve(value: Any, outputs: dict[str, Any]) -> Any:
@@ -81,8 +112,10 @@ class Deployer:
         attempts: int = 6,
         sleep: Callable[[float], None] = time.sleep,
         waiter_config: dict[str, int] | None = None,
+        reserve_percent: int = RESERVE_PERCENT,
     ) -> None:
         self._clients = clients or {}
+        self.reserve_percent = reserve_percent
         self.attempts = attempts
         self._sleep = sleep
         self.waiter_config = waiter_config or WAITER_CONFIG
@@ -133,6 +166,7 @@ class Deployer:
                 "Environment": {"Variables": dict((config.get("Environment") or {}).get("Variables") or {})},
                 "Description": config.get("Description") or "",
                 "SnapStart": {"ApplyOn": (config.get("SnapStart") or {}).get("ApplyOn", "None")},
+                **({"LoggingConfig": _logging(config)} if config.get("LoggingConfig") else {}),
             },
             tags=dict(found.get("Tags") or {}),
             concurrency=(found.get("Concurrency") or {}).get("ReservedConcurrentExecutions"),
@@ -166,20 +200,49 @@ class Deployer:
 
     # --- changing ---------------------------------------------------------------------------------------------
 
-    def deploy(self, spec: FunctionSpec) -> str:
-        """Make the tool's function match ``spec`` and put it live; its function URL."""
+    def deploy(self, spec: FunctionSpec) -> Deployed:
+        """Make the tool's function match ``spec`` and put it live: where it answers, how its limit is kept."""
         done: list[Undo] = []
+        chosen = spec
 
         def attempt() -> dict[str, Any]:
+            nonlocal chosen
             remote = self.remote_state(spec.function_name, provisioned=spec.provisioned > 0)
-            return self._run(plan_tool_deploy(spec, remote), done)
+            if chosen.reserve and not self.has_room(spec, remote):
+                chosen = leased(spec)
+            try:
+                return self._run(plan_tool_deploy(chosen, remote), done)
+            except _NoRoom:
+                logger.info("%s: reservation refused, keeping its limit with leases", spec.function_name)
+                chosen = leased(spec)
+                raise
 
         try:
             outputs = self._replanning(attempt, spec.function_name)
         except Exception:
             self._rollback(done)  # every attempt's steps: nothing half-made is left
             raise
-        return str(outputs["FunctionUrl"])
+        enforced_by: EnforcedBy = "reserved_concurrency" if chosen.reserve else "lease"
+        return Deployed(str(outputs["FunctionUrl"]), enforced_by, spec.concurrency)
+
+    def has_room(self, spec: FunctionSpec, remote: RemoteFunction | None) -> bool:
+        """Whether reserving the tool's concurrency keeps the account within the policy (what it already holds
+        counts as its own). Unknown (the settings cannot be read): try, and let Lambda say."""
+        if not spec.reserve or self.reserve_percent <= 0:
+            return False
+        held = remote.concurrency if remote is not None and remote.concurrency is not None else 0
+        if held == spec.concurrency:
+            return True
+        try:
+            limits = self.client("lambda").get_account_settings()["AccountLimit"]
+        except Exception as e:
+            if not aws.is_aws_error(e):
+                raise
+            logger.warning("cannot read the account's concurrency (%s); trying to reserve", aws.error_code(e))
+            return True
+        quota, unreserved = int(limits["ConcurrentExecutions"]), int(limits["UnreservedConcurrentExecutions"])
+        keep = max(UNRESERVED_MINIMUM, math.ceil(quota * (100 - min(self.reserve_percent, 100)) / 100))
+        return unreserved + held - spec.concurrency >= keep
 
     def delete(self, function_name: str) -> bool:
         """Delete the function and all that hangs off it; False if it did not exist."""
@@ -228,6 +291,8 @@ class Deployer:
                     continue
                 if code in CONFLICTS:
                     raise _Conflict(what, e) from e
+                if isinstance(step, ApiCall) and step.method == "put_function_concurrency" and _no_room(e):
+                    raise _NoRoom(what, e) from e
                 raise DeployError(f"deploy step {what} failed: {e}", aws_code=code) from e
             if step.output:
                 outputs[step.output] = result[step.output]
@@ -261,6 +326,20 @@ class Deployer:
         if any(a.get("FunctionVersion") == undo.version for a in aliases):
             return
         lam.delete_function(FunctionName=undo.function_name, Qualifier=undo.version)
+
+
+def _logging(config: dict[str, Any]) -> dict[str, str]:
+    """A function's LoggingConfig as a FunctionSpec gives it (the settings it does not set left out)."""
+    found = config.get("LoggingConfig") or {}
+    return {key: found[key] for key in ("LogFormat", "LogGroup") if key in found}
+
+
+def _no_room(error: BaseException) -> bool:
+    """Lambda's refusal of a reservation the account has no room for."""
+    code = aws.error_code(error)
+    return code == "LimitExceededException" or (
+        code == "InvalidParameterValueException" and "UnreservedConcurrentExecution" in str(error)
+    )
 
 
 def _waiter_code(error: BaseException) -> str:

@@ -4,7 +4,9 @@
 a list of steps, each an API call (with the call that undoes it, where there is one) or a wait. A value only
 known once an earlier call has answered (the version a publish made) is an ``Output`` placeholder.
 
-What a deployed tool is: its function on the shared layer, with reserved concurrency, every deploy published as
+What a deployed tool is: its function on the shared layer, its limit of calls at once (reserved concurrency while
+the account has room, else kept by the tool itself in the table: ``reserve`` is False and its environment says
+so), every deploy published as
 a new immutable version behind the ``live`` alias, and the function URL on that alias. Moving the alias is the
 last step that matters, so a person never reaches a half-updated tool: until it moves they get the old version,
 after it the new one, and a failed update leaves the old version live.
@@ -89,12 +91,14 @@ class FunctionSpec:
     timeout_s: int = 10
     memory_mb: int = 256
     concurrency: int = 5
+    reserve: bool = True  # False: no reserved concurrency; the tool keeps its limit with table leases
     environment: dict[str, str] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
     cors_origins: tuple[str, ...] = ("*",)
     snapstart: bool = False
     provisioned: int = 0
     description: str = ""
+    log_group: str = ""  # the stack's tools' log group (kept for its retention); "" for Lambda's own per function
 
     @property
     def code_sha256(self) -> str:
@@ -115,6 +119,8 @@ class FunctionSpec:
         }
         if self.snapstart:
             config["SnapStart"] = {"ApplyOn": "PublishedVersions"}
+        if self.log_group:
+            config["LoggingConfig"] = {"LogFormat": "Text", "LogGroup": self.log_group}
         return config
 
     def cors(self) -> dict[str, Any]:
@@ -256,7 +262,7 @@ def _prune_steps(spec: FunctionSpec, remote: RemoteFunction | None) -> list[Step
 def plan_tool_deploy(spec: FunctionSpec, remote: RemoteFunction | None) -> list[Step]:
     """The steps that make ``spec`` true and live, given what ``remote`` already exists."""
     steps = _create_steps(spec) if remote is None else _update_steps(spec, remote)
-    if remote is None or remote.concurrency != spec.concurrency:
+    if spec.reserve and (remote is None or remote.concurrency != spec.concurrency):
         steps.append(
             ApiCall(
                 "lambda",
@@ -264,6 +270,8 @@ def plan_tool_deploy(spec: FunctionSpec, remote: RemoteFunction | None) -> list[
                 {"FunctionName": spec.function_name, "ReservedConcurrentExecutions": spec.concurrency},
             )
         )
+    elif not spec.reserve and remote is not None and remote.concurrency is not None:
+        steps.append(ApiCall("lambda", "delete_function_concurrency", {"FunctionName": spec.function_name}))
     return [*steps, *_alias_steps(spec, remote), *_url_steps(spec, remote), *_prune_steps(spec, remote)]
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from toolgen.auth import state_dir
 from toolgen.config import TOOL_FUNCTION_PREFIX
 from toolgen.local.emulator import REGION, Emulator, MotoFunctionSource
+from toolgen.local.fidelity import DEFAULT_ACCOUNT_CONCURRENCY
 from toolgen.local.gateway import Gateway
 from toolgen.local.lambda_runtime import LocalLambdaRuntime
 from toolgen.local.platform import API_FUNCTION, AUTHORIZER_FUNCTION, WORKER_FUNCTION, Resources, provision
@@ -29,6 +30,7 @@ PASSTHROUGH = (
     "TOOLGEN_MODEL",
     "TOOLGEN_LLM_TIMEOUT",
     "TOOL_CORS_ORIGINS",  # more origins that may call tools (pages served elsewhere, as from a bucket)
+    "TOOL_RESERVE_PERCENT",  # how much of the account's quota tools may reserve (toolgen/deploy/execute.py)
 )
 PASSTHROUGH_PREFIXES = ("MEMORY_",)  # recall's settings and the fact checker (toolgen/memory/scoring.py)
 STATE_FILE = "serve.json"  # where a running platform says where it is, for operator commands (toolgen doctor)
@@ -37,9 +39,17 @@ STATE_FILE = "serve.json"  # where a running platform says where it is, for oper
 class LocalPlatform:
     """Emulator + local Lambda runtime + gateway + queue poller, started and stopped together."""
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 8377, secret: str, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8377,
+        secret: str,
+        verbose: bool = False,
+        account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY,
+    ) -> None:
         self.host, self.port, self.secret, self.verbose = host, port, secret, verbose
-        self.emulator = Emulator(host)
+        self.emulator = Emulator(host, account_concurrency=account_concurrency)
         self.workdir = Path(tempfile.mkdtemp(prefix="toolgen-local-"))
         self.resources: Resources | None = None
         self._stop = threading.Event()
@@ -140,12 +150,16 @@ class LocalPlatform:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def serve(*, host: str, port: int, secret: str, verbose: bool = False) -> int:
+def serve(
+    *, host: str, port: int, secret: str, verbose: bool = False, account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY
+) -> int:
     """Run the platform until interrupted (Ctrl-C or SIGTERM)."""
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
-    platform = LocalPlatform(host=host, port=port, secret=secret, verbose=verbose)
+    platform = LocalPlatform(
+        host=host, port=port, secret=secret, verbose=verbose, account_concurrency=account_concurrency
+    )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -25,6 +25,7 @@ from toolgen.errors import AuthError, ConfigError, ConflictError, ToolgenError
 from toolgen.runtime import operations, view
 from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, RouteNotFound, ToolCallError
 from toolgen.runtime.fetch import run_fetch
+from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV, RETRY_AFTER_S, Busy, Leases
 from toolgen.runtime.messages import Message, say
 from toolgen.runtime.rows import RowStore
 from toolgen.runtime.values import check_object
@@ -57,8 +58,10 @@ class ToolApp:
         secret: str | Callable[[], str],
         clock: Callable[[], dt.date] | None = None,
         page: dict[str, str] | None = None,
+        leases: Leases | None = None,
     ) -> None:
         self.program = program
+        self.leases = leases  # the limit of calls at once, when Lambda does not reserve it (lease.py)
         self.page = page  # {"html", "csp"}: an exported tool serves its own page at GET / to browsers
         self.clock = clock or (lambda: dt.datetime.now(dt.UTC).date())
         self.tool_id = tool_id
@@ -78,13 +81,24 @@ class ToolApp:
             raise ConfigError("missing required environment: " + ", ".join(missing))
         program = view.load(program_path)
         page_path = Path(program_path).with_name(PAGE_FILE)
+        client = awslite.client("dynamodb")
+        leases = None
+        if os.environ.get(LIMIT_ENV):
+            leases = Leases(
+                client,
+                os.environ["TABLE_NAME"],
+                os.environ["TOOL_ID"],
+                limit=int(os.environ[LIMIT_ENV]),
+                hold_s=float(os.environ.get(HOLD_ENV) or 12),
+            )
         return cls(
             program,
             tool_id=os.environ["TOOL_ID"],
             owner=os.environ["TOOL_OWNER"],
-            table=DynamoTable(os.environ["TABLE_NAME"], client=awslite.client("dynamodb")),
+            table=DynamoTable(os.environ["TABLE_NAME"], client=client),
             secret=auth.secret_from_environment(),
             page=json.loads(page_path.read_text()) if page_path.exists() else None,
+            leases=leases,
         )
 
     def secret(self) -> str:
@@ -103,6 +117,10 @@ class ToolApp:
         except ConflictError as e:
             message = say("conflict", lang) if lang == "zh" else e.message
             return response(409, {"code": "conflict", "message": message, "details": None})
+        except Busy as e:
+            busy = response(429, {"code": "busy", "message": say("busy", lang, limit=e.limit), "details": None})
+            busy["headers"]["retry-after"] = str(RETRY_AFTER_S)
+            return busy
 
     def _handle(self, event: dict[str, Any]) -> dict[str, Any]:
         http = event.get("requestContext", {}).get("http", {})
@@ -114,6 +132,15 @@ class ToolApp:
             raise Forbidden(Message("not_owner"))
         if method == "GET" and path.rstrip("/") == "":
             return response(200, self.describe())
+        if self.leases is None:
+            return self._route(event, user, method, path)
+        lease = self.leases.acquire()
+        try:
+            return self._route(event, user, method, path)
+        finally:
+            self.leases.release(lease)
+
+    def _route(self, event: dict[str, Any], user: str, method: str, path: str) -> dict[str, Any]:
         for op_method, pattern, op in self._routes:
             match = pattern.match(path)
             if match and op_method == method:

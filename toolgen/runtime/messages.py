@@ -42,6 +42,10 @@ _TEXT: dict[str, tuple[str, str]] = {
     # by their own, more precise, words)
     "unauthorized": ("the access token is missing, invalid or expired", "访问令牌缺失、无效或已过期，请重新登录"),
     "conflict": ("the row changed meanwhile; try again", "这条记录刚被修改过，请重试"),
+    "busy": (
+        "this tool is already answering {limit} calls at once; try again in a second",
+        "这个工具正在同时处理 {limit} 个请求，请稍后再试",
+    ),
     # rows.py
     "no_row": ("no {entity} {row_id!r}", "找不到这条记录（{row_id}）"),
     # fetch.py
