@@ -37,7 +37,11 @@ def test_template_and_embedded_default_agree_on_figures(template):
     authorizer = res["Api"]["Properties"]["Auth"]["Authorizers"]["TokenAuthorizer"]["Identity"]["ReauthorizeEvery"]
     assert authorizer == gateway.AUTHORIZER_TTL_S
     assert res["JobsQueue"]["Properties"]["VisibilityTimeout"] == platform.JOBS_VISIBILITY_S
-    assert res["JobsQueue"]["Properties"]["RedrivePolicy"]["maxReceiveCount"] == platform.JOBS_MAX_RECEIVE
+    assert res["JobsQueue"]["Properties"]["RedrivePolicy"]["maxReceiveCount"] == platform.JOBS_MAX_RECEIVE >= 5
+    assert res["JobsQueue"]["Properties"]["MessageRetentionPeriod"] == platform.JOBS_RETENTION_S
+    assert (
+        res["JobsDLQ"]["Properties"]["MessageRetentionPeriod"] == platform.DLQ_RETENTION_S > platform.JOBS_RETENTION_S
+    )
     assert template["Globals"]["Function"]["Runtime"] == platform.RUNTIME
     assert template["Parameters"]["ToolTimeout"]["Default"] == 10
     assert template["Parameters"]["ToolConcurrency"]["Default"] == 5
@@ -108,3 +112,40 @@ def test_template_passes_sam_validate_lint():
     done = sam_validate(ROOT / "template.yaml")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "is a valid SAM Template" in done.stdout + done.stderr
+
+
+def test_the_platform_keeps_its_data_its_concurrency_and_its_logs(template):
+    res = template["Resources"]
+    for name in ("Table", "TokenSecret"):  # a stack delete or replacement keeps everyone's data and the key
+        assert res[name]["DeletionPolicy"] == res[name]["UpdateReplacePolicy"] == "Retain"
+    worker = res["WorkerFunction"]["Properties"]
+    assert worker["ReservedConcurrentExecutions"] == {"Ref": "WorkerConcurrency"}
+    assert worker["Events"]["Jobs"]["Properties"]["ScalingConfig"] == {
+        "MaximumConcurrency": {"Ref": "WorkerConcurrency"}
+    }
+    assert worker["Environment"]["Variables"]["TOOL_RESERVE_PERCENT"] == {"Ref": "ToolReservePercent"}
+    for function, parameter in (
+        ("ApiFunction", "ApiReservedConcurrency"),
+        ("AuthorizerFunction", "AuthorizerReservedConcurrency"),
+    ):
+        reserved = res[function]["Properties"]["ReservedConcurrentExecutions"]["Fn::If"]
+        assert reserved[1] == {"Ref": parameter} and reserved[2] == {"Ref": "AWS::NoValue"}
+        assert template["Parameters"][parameter]["Default"] > 0
+    for function in ("ApiFunction", "AuthorizerFunction", "WorkerFunction"):
+        assert res[function]["Properties"]["LoggingConfig"] == {"LogGroup": {"Ref": "PlatformLogs"}}
+    assert worker["Environment"]["Variables"]["TOOL_LOG_GROUP"] == {"Ref": "ToolLogs"}
+    for group in ("PlatformLogs", "ToolLogs"):
+        assert res[group]["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+    alarm = res["JobsDeadLettersAlarm"]["Properties"]
+    assert alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": ["JobsDLQ", "QueueName"]}}]
+    assert alarm["Threshold"] == 0 and alarm["ComparisonOperator"] == "GreaterThanThreshold"
+
+
+def test_the_worker_may_read_the_accounts_room_and_give_a_reservation_back(template):
+    statements = [
+        s for p in template["Resources"]["WorkerFunction"]["Properties"]["Policies"] for s in p.get("Statement", [])
+    ]
+    actions = {a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
+    assert {"lambda:GetAccountSettings", "lambda:DeleteFunctionConcurrency", "lambda:PutFunctionConcurrency"} <= actions
+    settings = next(s for s in statements if s["Action"] == "lambda:GetAccountSettings")
+    assert settings["Resource"] == "*"  # it has no resource-level permission

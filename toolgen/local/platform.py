@@ -29,7 +29,8 @@ API_TIMEOUT_S, API_MEMORY_MB = 29, 512
 WORKER_TIMEOUT_S, WORKER_MEMORY_MB = 120, 1024
 AUTHORIZER_TIMEOUT_S, AUTHORIZER_MEMORY_MB = 5, 256
 JOBS_VISIBILITY_S = 6 * WORKER_TIMEOUT_S  # AWS's advice for a queue feeding a function
-JOBS_MAX_RECEIVE = 3
+JOBS_MAX_RECEIVE = 5  # at least 5 for a queue feeding a function (throttled receives count)
+JOBS_RETENTION_S, DLQ_RETENTION_S = 4 * 86400, 14 * 86400  # a message's age counts from its first enqueue
 RUNTIME = "python3.12"
 LAMBDA_TRUST = json.dumps(
     {
@@ -80,11 +81,18 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
     create_table(ddb, TABLE)
     ddb.update_time_to_live(TableName=TABLE, TimeToLiveSpecification={"AttributeName": "expiration", "Enabled": True})
     s3.create_bucket(Bucket=BUCKET)
-    dlq_url = sqs.create_queue(QueueName=JOBS_DLQ, Attributes={"MessageRetentionPeriod": "1209600"})["QueueUrl"]
+    dlq_url = sqs.create_queue(QueueName=JOBS_DLQ, Attributes={"MessageRetentionPeriod": str(DLQ_RETENTION_S)})[
+        "QueueUrl"
+    ]
     dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(JOBS_MAX_RECEIVE)})
     queue_url = sqs.create_queue(
-        QueueName=JOBS_QUEUE, Attributes={"VisibilityTimeout": str(JOBS_VISIBILITY_S), "RedrivePolicy": redrive}
+        QueueName=JOBS_QUEUE,
+        Attributes={
+            "VisibilityTimeout": str(JOBS_VISIBILITY_S),
+            "RedrivePolicy": redrive,
+            "MessageRetentionPeriod": str(JOBS_RETENTION_S),
+        },
     )["QueueUrl"]
     queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     layer_arn = lam.publish_layer_version(
