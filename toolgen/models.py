@@ -89,6 +89,8 @@ class Job(BaseModel):
     planner: dict[str, Any] | None = None
     reused: bool = False
     learned: list[str] | None = Field(default=None, description="memories learnt from the prompt; None: not read yet")
+    waiting: str | None = None  # why a queued job runs later (Lambda out of capacity)
+    waits: int = 0  # how many times it went back to the queue for that
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -241,6 +243,9 @@ class JobView(BaseModel):
     planner: PlannerView | None = None
     reused: bool = Field(default=False, description="an earlier tool of this person answered the same plan")
     learned: list[str] = Field(default_factory=list, description="the memories this request taught (their ids)")
+    waiting: str | None = Field(
+        default=None, description="why a queued job runs later: Lambda had no capacity; it is tried again by itself"
+    )
 
 
 class ToolSummary(BaseModel):

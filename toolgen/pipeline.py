@@ -21,7 +21,7 @@ from toolgen.config import Settings
 from toolgen.deploy import FunctionSpec, tool_package
 from toolgen.deploy.invoke import probe_event
 from toolgen.deploy.plan import live
-from toolgen.errors import NotFoundError, StageError, ToolgenError
+from toolgen.errors import AWSError, NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
 from toolgen.intent.classify import classify_as
 from toolgen.jobs import JobStore
@@ -37,6 +37,21 @@ from toolgen.ui import render_page
 
 logger = logging.getLogger(__name__)
 TERMINAL = ("succeeded", "failed", "needs_clarification")
+# Lambda out of room for now (its control-plane rate, the account's concurrency or code storage): the job waits
+# and runs again later, its message sent back with a growing delay; it never fails for this. After MAX_WAITS
+# (about 3 hours of waiting) it ends failed, saying so.
+OUT_OF_CAPACITY = frozenset(
+    {
+        "TooManyRequestsException",
+        "ThrottlingException",
+        "Throttling",
+        "RequestLimitExceeded",
+        "CodeStorageExceededException",
+        "throttled",  # the embedded default's invoke
+    }
+)
+MAX_WAITS = 16
+MAX_DELAY_S = 900  # SQS's longest DelaySeconds
 # Operator configuration a tool function inherits from the worker (never from a request).
 PASSTHROUGH_ENV = ("TOOLGEN_FETCH_OVERRIDES", "POWERTOOLS_LOG_LEVEL")
 DRAFTER = OfflinePlanner()  # the composer: every request's draft, whichever planner then plans it
@@ -161,16 +176,38 @@ def process(message: JobMessage, services: Services) -> Job:
     made = _Made()
     try:
         _run(job, services, made)
+        job.waiting = None
     except Exception as e:  # every failure ends the job with its reason and removes what was made
         reason = e.message if isinstance(e, ToolgenError) else f"internal error: {type(e).__name__}"
         if not isinstance(e, ToolgenError):
             logger.exception("job %s failed unexpectedly", job.job_id)
         _undo(made, services)
+        if isinstance(e, AWSError) and e.aws_code in OUT_OF_CAPACITY and job.waits < MAX_WAITS:
+            return _wait_for_capacity(job, message, services, e)
         job.status, job.error = "failed", reason
+        if isinstance(e, AWSError) and e.aws_code in OUT_OF_CAPACITY:
+            job.error = f"Lambda had no capacity for this tool after {job.waits} tries over hours: {reason}"
         for stage in job.stages:
             if stage.status in ("pending", "running"):
                 stage.status = "skipped" if stage.status == "pending" else "failed"
     services.jobs.save(job)
+    return job
+
+
+def _wait_for_capacity(job: Job, message: JobMessage, services: Services, error: AWSError) -> Job:
+    """Back to the queue, to run again after a delay that doubles each time (15 s, 30 s, ... 15 min)."""
+    delay = min(MAX_DELAY_S, 15 * 2**job.waits)
+    job.waits += 1
+    job.status, job.tool_url, job.ui_path = "queued", None, None
+    job.waiting = f"waiting for Lambda capacity ({error.aws_code}); next try in {delay} s"
+    for stage in job.stages:
+        stage.status, stage.ms, stage.detail = "pending", None, None
+    services.jobs.save(job)
+    queue = services.settings.jobs_queue_url
+    if not queue:  # nowhere to send it: SQS delivers the message again after its visibility timeout
+        raise error
+    services.sqs.send_message(QueueUrl=queue, MessageBody=message.model_dump_json(), DelaySeconds=delay)
+    logger.warning("job %s waits %d s for Lambda capacity (%s)", job.job_id, delay, error.aws_code)
     return job
 
 

@@ -82,7 +82,6 @@ def test_a_transient_fault_at_any_stage_is_retried_and_the_job_succeeds(
 LASTING = [
     ("s3", "PutObject", 500, "InternalError", 10, "render"),
     ("lambda", "CreateFunctionUrlConfig", 403, "AccessDeniedException", 1, "deploy"),
-    ("lambda", "CreateFunction", 429, "TooManyRequestsException", 10, "deploy"),
     ("lambda", "Invoke", 500, "ServiceException", 10, "probe"),
 ]
 
@@ -99,10 +98,50 @@ def test_a_lasting_fault_fails_the_job_with_its_reason_and_leaves_nothing(
     job = run(services, "a reading list", user=f"l-{operation.lower()}")
     assert job.status == "failed" and job.error
     assert next(s for s in job.stages if s.status == "failed").name == stage
+    if code == "AccessDeniedException":  # the operator is told what refuses public URLs
+        assert "organisation policy (SCP) that forbids public function URLs" in job.error
     assert functions(emulator) == before  # rolled back: no function, so no URL and no version
     with pytest.raises(Exception, match="no page"):
         services.pages.get(job.tool_id)
     INJECTED.append(times)
+
+
+def delayed(services: Services) -> int:
+    attributes = services.sqs.get_queue_attributes(
+        QueueUrl=services.settings.jobs_queue_url, AttributeNames=["ApproximateNumberOfMessagesDelayed"]
+    )["Attributes"]
+    return int(attributes["ApproximateNumberOfMessagesDelayed"])
+
+
+def test_lambda_out_of_capacity_past_the_retries_leaves_the_job_queued_and_a_later_try_makes_the_tool(
+    services, emulator
+):
+    lam = faults(services, "lambda").fail("CreateFunction", 429, "TooManyRequestsException", 20)
+    before, waiting_before = functions(emulator), delayed(services)
+    job = run(services, "a reading list", user="capacity-1")
+    assert job.status == "queued" and job.error is None and job.waits == 1
+    assert job.waiting == "waiting for Lambda capacity (TooManyRequestsException); next try in 15 s"
+    assert {s.status for s in job.stages} == {"pending"}
+    assert services.jobs.get("capacity-1", job.job_id).status == "queued"  # as the person sees it
+    assert functions(emulator) == before  # nothing half-made meanwhile
+    assert delayed(services) == waiting_before + 1  # its message went back, delayed
+    INJECTED.append(lam.injected)
+    lam.queued.clear()  # Lambda has room again: the delayed message is delivered
+    again = process(JobMessage(job_id=job.job_id, user="capacity-1", prompt="a reading list"), services)
+    assert again.status == "succeeded" and again.waiting is None and again.tool_id == job.tool_id
+
+
+def test_a_job_that_waited_for_capacity_for_hours_ends_failed_saying_so(services, emulator):
+    from toolgen.pipeline import MAX_WAITS
+
+    faults(services, "lambda").fail("CreateFunction", 429, "TooManyRequestsException", 20)
+    job = services.jobs.create(
+        Job(job_id=sortable_id("j"), user="capacity-2", prompt="a reading list", waits=MAX_WAITS)
+    )
+    ended = process(JobMessage(job_id=job.job_id, user="capacity-2", prompt="a reading list"), services)
+    assert ended.status == "failed" and ended.error.startswith(
+        f"Lambda had no capacity for this tool after {MAX_WAITS}"
+    )
 
 
 class _FailingInvoker:

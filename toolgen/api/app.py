@@ -313,6 +313,7 @@ def get_job(job_id: str) -> JobView:
         planner=PlannerView(**job.planner) if job.planner else None,
         reused=job.reused,
         learned=job.learned or [],
+        waiting=job.waiting if job.status == "queued" else None,
     )
 
 

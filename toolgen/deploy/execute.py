@@ -195,8 +195,9 @@ class Deployer:
         return versions
 
     def exists(self, function_name: str) -> bool:
-        """Whether a function of this name exists (one call)."""
-        return self._read("get_function_configuration", FunctionName=function_name) is not None
+        """Whether a function of this name exists: one GetFunction, which is outside Lambda's control-plane rate of
+        15 calls a second (a repeat request's check must not take deploys' room)."""
+        return self._read("get_function", FunctionName=function_name) is not None
 
     # --- changing ---------------------------------------------------------------------------------------------
 
@@ -293,7 +294,7 @@ class Deployer:
                     raise _Conflict(what, e) from e
                 if isinstance(step, ApiCall) and step.method == "put_function_concurrency" and _no_room(e):
                     raise _NoRoom(what, e) from e
-                raise DeployError(f"deploy step {what} failed: {e}", aws_code=code) from e
+                raise DeployError(f"deploy step {what} failed: {e}{_why(step, code)}", aws_code=code) from e
             if step.output:
                 outputs[step.output] = result[step.output]
             if step.undo is not None:
@@ -332,6 +333,17 @@ def _logging(config: dict[str, Any]) -> dict[str, str]:
     """A function's LoggingConfig as a FunctionSpec gives it (the settings it does not set left out)."""
     found = config.get("LoggingConfig") or {}
     return {key: found[key] for key in ("LogFormat", "LogGroup") if key in found}
+
+
+def _why(step: Step, code: str) -> str:
+    """What an operator should know about a refusal the error alone does not explain."""
+    url_steps = ("create_function_url_config", "add_permission")
+    if code == "AccessDeniedException" and isinstance(step, ApiCall) and step.method in url_steps:
+        return (
+            " (a tool needs a public function URL, AuthType NONE, and checks its bearer token itself; an "
+            "organisation policy (SCP) that forbids public function URLs refuses every tool)"
+        )
+    return ""
 
 
 def _no_room(error: BaseException) -> bool:

@@ -123,6 +123,7 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
                 **common,
                 "TOOL_ROLE_ARN": tool_role,
                 "BASE_LAYER_ARN": layer_arn,
+                "JOBS_QUEUE_URL": queue_url,
                 "TOOL_FUNCTION_PREFIX": TOOL_FUNCTION_PREFIX,
                 "TOOL_URL_BASE": f"{public_url}/t",
                 # pages are served here, as the API's origin serves them on AWS (and wherever else is configured)
