@@ -10,6 +10,11 @@ Beside it, in the same run and the same way: the baseline, the same tool's creat
 (bench/baseline_tool.py: Powertools, pydantic and boto3, built for python3.12 by `make baseline`); and the
 warm invoke, the same handler's later calls in the same process.
 
+A tool deployed without reserved concurrency keeps its limit with lease slots in the table (toolgen/runtime/
+lease.py): its cold start and warm calls are timed the same way with leasing on, and the difference is the
+limit's cost per call (two conditional writes to moto's DynamoDB on loopback here; on AWS each is a DynamoDB
+round trip, single-digit milliseconds in the same region).
+
 Sizes: the per-tool package of a typical tool, the layer unzipped and zipped. Results merge into results.json.
 """
 
@@ -34,6 +39,7 @@ from toolgen.events import url_event
 from toolgen.intent import classify
 from toolgen.local.emulator import Emulator
 from toolgen.planner import OfflinePlanner
+from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYER = ROOT / "build" / "layer"
@@ -169,6 +175,17 @@ def main() -> int:
                 [python, "-S", "-P", "-c", warm_code], cwd=task_dir, env=env, check=True, capture_output=True, text=True
             )
             warm = summary(json.loads(done.stdout))
+            leased_env = {**env, LIMIT_ENV: "5", HOLD_ENV: "12"}
+            leased_cold = summary(timed(python, code, task_dir, leased_env, args.runs))
+            done = subprocess.run(
+                [python, "-S", "-P", "-c", warm_code],
+                cwd=task_dir,
+                env=leased_env,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            leased_warm = summary(json.loads(done.stdout))
             baseline = None
             if python != sys.executable and (BASELINE / "boto3").is_dir():
                 base_dir = Path(task) / "baseline"
@@ -185,6 +202,11 @@ def main() -> int:
         emulator.stop()
     print(f"cold start ({how}): first data operation p50 {cold['p50_ms']} ms, p95 {cold['p95_ms']} ms")
     print(f"  warm invoke (the same handler's next calls): p50 {warm['p50_ms']} ms, p95 {warm['p95_ms']} ms")
+    lease_cost = round(leased_warm["p50_ms"] - warm["p50_ms"], 2)
+    print(
+        f"  with its limit kept by leases: cold p50 {leased_cold['p50_ms']} ms, warm p50 {leased_warm['p50_ms']} ms "
+        f"(the lease: {lease_cost} ms a call)"
+    )
     if baseline:
         ratio = round(cold["p50_ms"] / baseline["p50_ms"], 3)
         print(f"  baseline (Powertools + pydantic + boto3 handler): p50 {baseline['p50_ms']} ms; ours is {ratio} of it")
@@ -201,6 +223,9 @@ def main() -> int:
         tool_cold_start_ms_p95=cold["p95_ms"],
         tool_warm_invoke_ms_p50=warm["p50_ms"],
         tool_warm_invoke_ms_p95=warm["p95_ms"],
+        leased_cold_start_ms_p50=leased_cold["p50_ms"],
+        leased_warm_invoke_ms_p50=leased_warm["p50_ms"],
+        lease_cost_ms_p50=lease_cost,
         empty_process_p50_ms=empty["p50_ms"],
         boto3_client_process_p50_ms=boto["p50_ms"],
     )
