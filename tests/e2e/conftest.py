@@ -155,6 +155,9 @@ def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream, bucket_
         "TOOLGEN_FETCH_OVERRIDES": overrides,
         "MEMORY_VERIFIER_URL": f"{upstream.url}/verify",
         "TOOL_CORS_ORIGINS": bucket_site.url,
+        # An account whose quota was raised far past the default: the session makes hundreds of tools, and the
+        # tests of reserved concurrency need theirs reserved (tests/e2e/test_account_limits.py runs a small one).
+        "TOOLGEN_ACCOUNT_CONCURRENCY": "100000",
     }
     with running_server(tmp_path_factory.mktemp("serve-home"), extra) as started:
         yield started

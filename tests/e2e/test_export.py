@@ -62,8 +62,23 @@ def test_the_bundle_holds_the_tool_and_passes_sam_validate_lint(bundle):
     assert not [n for n in names if n.startswith("layer/python/toolgen/local/")]
     template = yaml.safe_load((out / "template.yaml").read_text())
     fn = template["Resources"]["ToolFunction"]["Properties"]
-    assert fn["Timeout"] == 10 and fn["ReservedConcurrentExecutions"] == 5 and fn["AutoPublishAlias"] == "live"
+    assert fn["Timeout"] == 10 and fn["AutoPublishAlias"] == "live"
     assert fn["Environment"]["Variables"]["TOOL_OWNER"] == "xia"
+    # the limit: leases unless the person has Lambda reserve it; their data and key outlive `sam delete`
+    reserve = template["Parameters"]["ReservedConcurrency"]
+    assert reserve["Default"] == 0 and reserve["AllowedValues"] == [0, 5]
+    assert fn["ReservedConcurrentExecutions"] == {
+        "Fn::If": ["Reserve", {"Ref": "ReservedConcurrency"}, {"Ref": "AWS::NoValue"}]
+    }
+    assert fn["Environment"]["Variables"]["TOOLGEN_LEASE_LIMIT"] == {
+        "Fn::If": ["Reserve", {"Ref": "AWS::NoValue"}, "5"]
+    }
+    for name in ("Table", "TokenSecret"):
+        assert (
+            template["Resources"][name]["DeletionPolicy"]
+            == template["Resources"][name]["UpdateReplacePolicy"]
+            == "Retain"
+        )
     done = sam_validate(out / "template.yaml")
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -91,13 +106,28 @@ def test_the_bundle_runs_on_its_own_layer_with_its_own_table_and_serves_its_page
     layer = lam.publish_layer_version(LayerName=table, Content={"ZipFile": zipped(out / "layer")})["LayerVersionArn"]
     role = aws_client(server, "iam").get_role(RoleName="toolgen-tool-role")["Role"]["Arn"]
     variables = yaml.safe_load((out / "template.yaml").read_text())["Resources"]["ToolFunction"]["Properties"]
-    env = {**variables["Environment"]["Variables"], "TABLE_NAME": table, "TOOLGEN_SECRET_ARN": secret}
+    # deployed with the default ReservedConcurrency=0: every Fn::If takes its second branch
+    given = {
+        k: v["Fn::If"][2] if isinstance(v, dict) and "Fn::If" in v else v
+        for k, v in variables["Environment"]["Variables"].items()
+    }
+    env = {**given, "TABLE_NAME": table, "TOOLGEN_SECRET_ARN": secret}
+    assert env["TOOLGEN_LEASE_LIMIT"] == "5" and env["TOOLGEN_LEASE_HOLD_S"] == "12"
     new_id = tool_id()  # its own function (the gateway serves toolgen-tool-<id> at /t/<id>)
     spec = FunctionSpec(f"toolgen-tool-{new_id}", role, layer, zipped(out / "function"), environment=env)
     Deployer({"lambda": lam}).deploy(spec)
     url = f"{server.url}/t/{new_id}"
 
-    token = auth.mint("xia", "bundle-only-secret")
+    minted = subprocess.run(  # the bundle's own script, with no toolgen installed: only the bundle on the path
+        [sys.executable, "-S", "-I", str(out / "mint_token.py"), "--user", "xia"],
+        env={"TOOLGEN_SECRET": "bundle-only-secret", "PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        cwd=out,
+    )
+    assert minted.returncode == 0, minted.stderr
+    token = minted.stdout.strip()
+    assert auth.verify(token, "bundle-only-secret") == "xia"
     made = http("POST", f"{url}/runs", token=token, body={"distance": 5, "minutes": 30})
     assert made.status == 201, made.body
     assert [r["distance"] for r in http("GET", f"{url}/runs", token=token).body["items"]] == [5]

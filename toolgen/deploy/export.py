@@ -2,7 +2,9 @@
 
 The bundle is the tool as the platform runs it: its ToolProgram, its OpenAPI document, the same 3-line handler,
 and the base layer's runtime, with a SAM template for just that tool (its function on the layer, Timeout 10 s,
-reserved concurrency 5, published behind ``live`` with a function URL; its own table and token secret). Its page
+at most 5 calls at once, published behind ``live`` with a function URL; its own table and token secret, both kept
+when the stack is deleted). The limit is kept with leases in its table unless ``ReservedConcurrency`` asks Lambda
+to reserve it (an account keeps 100 unreserved, so a reservation is not something every account can give). Its page
 is rendered to call its own origin and is served by the tool itself at ``GET /`` to a browser, so the person
 needs no bucket and no CORS. `sam validate --lint` passes on the template (tests/e2e/test_export.py).
 """
@@ -15,11 +17,13 @@ from typing import Any
 
 import yaml
 
+from toolgen.deploy.execute import LEASE_MARGIN_S
 from toolgen.deploy.package import runtime_files
 from toolgen.deploy.plan import HANDLER, RUNTIME, TOOL_ALIAS
 from toolgen.paths import TOOL_HANDLER
 from toolgen.program import ToolProgram
 from toolgen.runtime.app import PAGE_FILE
+from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV
 from toolgen.ui import render_page
 
 README = """# {title}
@@ -29,6 +33,7 @@ Exported from toolgen (tool `{tool_id}`, a {archetype}), to run on your own AWS 
 | File | What it is |
 |---|---|
 | `template.yaml` | SAM: its function (Timeout {timeout} s, {concurrency} at once, `live`, URL), table, secret, layer |
+| `mint_token.py` | mints a bearer token for the tool with Python alone (no toolgen to install) |
 | `function/` | the handler, `program.json` (what the tool does, as data) and `page.json` (its page) |
 | `layer/python/` | the toolgen runtime and its pinned requirements, as the platform's base layer carries them |
 | `openapi.json` | the tool's OpenAPI 3.1 document (its `servers` entry is the platform's URL: use your `ToolUrl`) |
@@ -42,10 +47,42 @@ Call it: every call needs `Authorization: Bearer <token>` for `{owner}`, signed 
 
     export TOOLGEN_SECRET="$(aws secretsmanager get-secret-value --secret-id <TokenSecret output> \\
         --query SecretString --output text)"
-    toolgen token --user {owner}    # signed with TOOLGEN_SECRET; tokens of any other user are refused
+    python3 mint_token.py --user {owner}   # signed with TOOLGEN_SECRET; tokens of any other user are refused
 
 Open `<ToolUrl>#token=<token>` for the page. Data is not exported: the tool starts empty.
-To use an existing toolgen base layer instead of `layer/`, pass `BaseLayerArn`. Tear down: `sam delete`.
+
+At most {concurrency} calls run at once; more get 429 with `Retry-After`. By default the tool keeps that limit
+itself with leases in its table, which works on any account. `ReservedConcurrency={concurrency}` has Lambda
+reserve it instead (no lease writes), if your account can spare it: AWS keeps 100 of the account's concurrency
+unreserved, so a new account with a low quota cannot.
+
+To use an existing toolgen base layer instead of `layer/`, pass `BaseLayerArn`; a layer of another account
+needs that account to grant yours `lambda:GetLayerVersion` on it (`aws lambda add-layer-version-permission`).
+
+Tear down: `sam delete` removes the function and its URL but keeps the table and the secret (your data, and the
+key your tokens were signed with); delete those two by hand when you mean to.
+"""
+
+
+MINT_TOKEN = """\
+\"\"\"A bearer token for this tool, signed with TOOLGEN_SECRET (the stack's TokenSecret), with Python alone.\"\"\"
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "layer" / "python"))  # the runtime this bundle ships
+from toolgen import auth  # noqa: E402 - standard library only
+
+parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument("--user", required=True, help="the tool's owner (tokens of anyone else are refused)")
+parser.add_argument("--days", type=float, default=30, help="how long the token is good for")
+args = parser.parse_args()
+secret = os.environ.get("TOOLGEN_SECRET")
+if not secret:
+    sys.exit("set TOOLGEN_SECRET to the stack's token secret (see README.md)")
+print(auth.mint(args.user, secret, ttl_s=int(args.days * 86400)))
 """
 
 
@@ -69,8 +106,16 @@ def bundle_template(
                 "Default": "",
                 "Description": "A Secrets Manager secret holding the token-signing key; empty creates one.",
             },
+            "ReservedConcurrency": {
+                "Type": "Number",
+                "Default": 0,
+                "AllowedValues": [0, concurrency],
+                "Description": f"0: the tool keeps its limit of {concurrency} calls at once itself, with leases in "
+                f"its table (any account); {concurrency}: Lambda reserves it (the account keeps 100 unreserved).",
+            },
         },
         "Conditions": {
+            "Reserve": {"Fn::Not": [{"Fn::Equals": [{"Ref": "ReservedConcurrency"}, 0]}]},
             "BundledLayer": {"Fn::Equals": [{"Ref": "BaseLayerArn"}, ""]},
             "CreateTokenSecret": {"Fn::Equals": [{"Ref": "TokenSecretArn"}, ""]},
         },
@@ -88,6 +133,8 @@ def bundle_template(
             "TokenSecret": {
                 "Type": "AWS::SecretsManager::Secret",
                 "Condition": "CreateTokenSecret",
+                "DeletionPolicy": "Retain",
+                "UpdateReplacePolicy": "Retain",
                 "Properties": {
                     "Description": f"bearer-token signing key of toolgen tool {tool_id}",
                     "GenerateSecretString": {"PasswordLength": 48, "ExcludePunctuation": True},
@@ -95,6 +142,8 @@ def bundle_template(
             },
             "Table": {
                 "Type": "AWS::DynamoDB::Table",
+                "DeletionPolicy": "Retain",
+                "UpdateReplacePolicy": "Retain",
                 "Properties": {
                     "BillingMode": "PAY_PER_REQUEST",
                     "AttributeDefinitions": [
@@ -119,7 +168,9 @@ def bundle_template(
                     "Architectures": ["x86_64"],
                     "Timeout": timeout_s,
                     "MemorySize": memory_mb,
-                    "ReservedConcurrentExecutions": concurrency,
+                    "ReservedConcurrentExecutions": {
+                        "Fn::If": ["Reserve", {"Ref": "ReservedConcurrency"}, {"Ref": "AWS::NoValue"}]
+                    },
                     "AutoPublishAlias": TOOL_ALIAS,
                     "Layers": [{"Fn::If": ["BundledLayer", {"Ref": "BaseLayer"}, {"Ref": "BaseLayerArn"}]}],
                     "FunctionUrlConfig": {
@@ -137,6 +188,8 @@ def bundle_template(
                             "TOOL_ID": tool_id,
                             "TOOL_OWNER": owner,
                             "TOOLGEN_SECRET_ARN": secret,
+                            LIMIT_ENV: {"Fn::If": ["Reserve", {"Ref": "AWS::NoValue"}, str(concurrency)]},
+                            HOLD_ENV: {"Fn::If": ["Reserve", {"Ref": "AWS::NoValue"}, str(timeout_s + LEASE_MARGIN_S)]},
                         }
                     },
                     "Policies": [
@@ -192,13 +245,14 @@ def bundle_files(detail: dict[str, Any]) -> list[tuple[str, bytes]]:
         archetype=program.archetype,
         owner=owner,
         timeout=template["Resources"]["ToolFunction"]["Properties"]["Timeout"],
-        concurrency=template["Resources"]["ToolFunction"]["Properties"]["ReservedConcurrentExecutions"],
+        concurrency=min(5, program.limits.concurrency),
     )
     return [
         ("README.md", readme.encode()),
         ("template.yaml", yaml.safe_dump(template, sort_keys=False, allow_unicode=True).encode()),
         ("openapi.json", json.dumps(detail["openapi"], indent=1, ensure_ascii=False).encode()),
         ("program.json", program_json),
+        ("mint_token.py", MINT_TOKEN.encode()),
         ("function/app.py", TOOL_HANDLER.read_bytes()),
         ("function/program.json", program_json),
         (f"function/{PAGE_FILE}", json.dumps({"html": page.html, "csp": page.csp}, ensure_ascii=False).encode()),
