@@ -64,7 +64,7 @@ key your tokens were signed with); delete those two by hand when you mean to.
 """
 
 
-MINT_TOKEN = """\
+MINT_SCRIPT = """\
 \"\"\"A bearer token for this tool, signed with TOOLGEN_SECRET (the stack's TokenSecret), with Python alone.\"\"\"
 
 import argparse
@@ -252,7 +252,7 @@ def bundle_files(detail: dict[str, Any]) -> list[tuple[str, bytes]]:
         ("template.yaml", yaml.safe_dump(template, sort_keys=False, allow_unicode=True).encode()),
         ("openapi.json", json.dumps(detail["openapi"], indent=1, ensure_ascii=False).encode()),
         ("program.json", program_json),
-        ("mint_token.py", MINT_TOKEN.encode()),
+        ("mint_token.py", MINT_SCRIPT.encode()),
         ("function/app.py", TOOL_HANDLER.read_bytes()),
         ("function/program.json", program_json),
         (f"function/{PAGE_FILE}", json.dumps({"html": page.html, "csp": page.csp}, ensure_ascii=False).encode()),
