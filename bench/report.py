@@ -48,6 +48,7 @@ FIGURES: list[tuple[str, str, str, tuple[str, Callable[[dict], bool]] | None]] =
     ("baseline_cold_start_ms_p50", "ms", "the same create as a Powertools + pydantic + boto3 handler", None),
     ("tool_warm_invoke_ms_p50", "ms", "the tool's later calls, same process", None),
     ("leased_cold_start_ms_p50", "ms", "the same first create, its limit kept by leases", None),
+    ("token_check_ms_p50", "ms", "a fresh process's first token check with the public key (in the cold start)", None),
     ("lease_cost_ms_p50", "ms", "what the lease adds to a warm call (take and give back a slot)", None),
     ("load_rps", "req/s", "calls to one tool by many callers past its concurrency", None),
     ("load_p99_ms", "ms", "their p99", None),

@@ -1,13 +1,20 @@
-"""Bearer tokens: HMAC-SHA256 signed, with an expiry; the user comes from the token and nowhere else.
+"""Bearer tokens: signed, with an expiry; the user comes from the token and nowhere else.
 
-Format: ``tg1.<base64url(json claims)>.<base64url(signature)>``; claims are ``{"sub": user, "exp": epoch}``.
-The secret comes from TOOLGEN_SECRET, or from the local state directory (created once, mode 0600), so the CLI
-and the embedded default agree on it without configuration.
+Format: ``tg2.<base64url(json claims)>.<base64url(Ed25519 signature)>``; claims are ``{"sub": user, "exp": epoch}``.
+The platform's secret (TOOLGEN_SECRET, the stack's secret, or the local state directory's, made once, mode 0600)
+is the seed of an Ed25519 key pair: the platform signs with it; a tool is given only the public half
+(``tgpk1.<base64url(32 bytes)>`` in TOOLGEN_TOKEN_KEY), so it can check a person's tokens but never make one, for
+anyone, at any tool or at the API. (``tg1`` tokens, HMAC-SHA256 with the secret itself, are still accepted where the
+secret is known: the API, the authorizer and tools made before; never by a tool that holds only the public key.)
+Checking is toolgen/ed25519.py (standard library: a tool's cold start imports nothing compiled), about 5 ms the
+first time a process meets a token and nothing after (the answer is kept); signing, which handles the secret, is
+the `cryptography` package's, imported only where tokens are made (the CLI, the worker's probe).
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
@@ -19,10 +26,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from toolgen import ed25519
 from toolgen.errors import AuthError, ConfigError
 from toolgen.ids import USER_RE, check_user
 
-PREFIX = "tg1"
+PREFIX = "tg2"  # signed with the key pair derived from the secret
+LEGACY_PREFIX = "tg1"  # HMAC-SHA256 with the secret itself
+KEY_PREFIX = "tgpk1."  # a public key, as a tool is given it
 SECRET_MAX_AGE_S = 300
 # The platform API's routes that need no token: liveness, its own document, and tool pages (template.yaml gives
 # them their own routes without the authorizer; the API and the local gateway read this same pattern).
@@ -38,27 +48,76 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def _sign(secret: str, payload: str) -> str:
-    return _b64(hmac.new(secret.encode(), f"{PREFIX}.{payload}".encode(), hashlib.sha256).digest())
+def _hmac(secret: str, payload: str) -> str:
+    return _b64(hmac.new(secret.encode(), f"{LEGACY_PREFIX}.{payload}".encode(), hashlib.sha256).digest())
+
+
+def _seed(secret: str) -> bytes:
+    """The Ed25519 private key (its 32-byte seed) the platform's secret stands for."""
+    return hmac.new(secret.encode(), b"toolgen token signing key", hashlib.sha256).digest()
+
+
+@functools.lru_cache(maxsize=8)
+def _public_bytes(key: str) -> bytes:
+    """The 32-byte public key a public key string or the platform's secret gives."""
+    if not key.startswith(KEY_PREFIX):
+        return ed25519.public_key(_seed(key))
+    try:
+        raw = _unb64(key.removeprefix(KEY_PREFIX))
+    except ValueError as e:
+        raise ConfigError("TOOLGEN_TOKEN_KEY is not a toolgen public key") from e
+    if len(raw) != 32:
+        raise ConfigError("TOOLGEN_TOKEN_KEY is not a toolgen public key")
+    return raw
+
+
+def public_key(secret: str) -> str:
+    """The public key of the platform's token signing key, as a tool is given it (it can verify, never sign)."""
+    if not secret or secret.startswith(KEY_PREFIX):
+        raise ConfigError("no secret to derive the token key from")
+    return KEY_PREFIX + _b64(_public_bytes(secret))
 
 
 def mint(user: str, secret: str, *, ttl_s: int = DEFAULT_TTL_S, now: float | None = None) -> str:
     """A token for ``user`` valid for ``ttl_s`` seconds."""
     check_user(user)
-    if not secret:
-        raise ConfigError("cannot mint a token without a secret")
+    if not secret or secret.startswith(KEY_PREFIX):
+        raise ConfigError("cannot mint a token without the platform's secret")
     claims = {"sub": user, "exp": int((now if now is not None else time.time()) + ttl_s)}
     payload = _b64(json.dumps(claims, separators=(",", ":")).encode())
-    return f"{PREFIX}.{payload}.{_sign(secret, payload)}"
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    signature = Ed25519PrivateKey.from_private_bytes(_seed(secret)).sign(f"{PREFIX}.{payload}".encode())
+    return f"{PREFIX}.{payload}.{_b64(signature)}"
 
 
-def verify(token: str, secret: str, *, now: float | None = None) -> str:
-    """The user a valid token names; AuthError for anything else."""
+def _signed(prefix: str, payload: str, signature: str, key: str) -> bool:
+    """Whether ``signature`` is the key's over ``payload``."""
+    if prefix == LEGACY_PREFIX:
+        if key.startswith(KEY_PREFIX):
+            raise AuthError("this kind of token is no longer accepted by tools: get a new one")
+        return hmac.compare_digest(_hmac(key, payload), signature)
+    return _ed25519_signed(f"{prefix}.{payload}", signature, _public_bytes(key))
+
+
+@functools.lru_cache(maxsize=1024)
+def _ed25519_signed(message: str, signature: str, public: bytes) -> bool:
+    """Kept per process: a person's token is checked once, not on every call (its expiry is checked every time)."""
+    try:
+        raw = _unb64(signature)
+    except ValueError:
+        return False
+    return ed25519.verify(public, message.encode(), raw)
+
+
+def verify(token: str, key: str, *, now: float | None = None) -> str:
+    """The user a valid token names (``key``: the platform's secret, or a tool's public key); AuthError for
+    anything else."""
     parts = (token or "").split(".")
-    if len(parts) != 3 or parts[0] != PREFIX:
+    if len(parts) != 3 or parts[0] not in (PREFIX, LEGACY_PREFIX) or not parts[1].isascii():
         raise AuthError("malformed token")
     payload, signature = parts[1], parts[2]
-    if not hmac.compare_digest(_sign(secret, payload), signature):
+    if not signature.isascii() or not _signed(parts[0], payload, signature, key):
         raise AuthError("bad token signature")
     try:
         claims = json.loads(_unb64(payload))
@@ -84,11 +143,14 @@ def bearer(headers: dict[str, str] | None) -> str:
 
 
 def secret_from_environment() -> Callable[[], str]:
-    """TOOLGEN_SECRET, or the Secrets Manager secret TOOLGEN_SECRET_ARN names, read at most every 5 minutes
-    (through toolgen/awslite.py: the tools and the authorizer start without boto3)."""
+    """The key tokens are checked with: a tool's public key (TOOLGEN_TOKEN_KEY), else TOOLGEN_SECRET, else the
+    Secrets Manager secret TOOLGEN_SECRET_ARN names, read at most every 5 minutes (through toolgen/awslite.py: the
+    tools and the authorizer start without boto3)."""
     cached: dict[str, Any] = {}
 
     def secret() -> str:
+        if os.environ.get("TOOLGEN_TOKEN_KEY"):
+            return os.environ["TOOLGEN_TOKEN_KEY"]
         if os.environ.get("TOOLGEN_SECRET"):
             return os.environ["TOOLGEN_SECRET"]
         arn = os.environ.get("TOOLGEN_SECRET_ARN")

@@ -328,7 +328,8 @@ def _function_spec(s: Settings, program: ToolProgram, name: str, tool_id: str, u
             f"allows {FUNCTION_NAME_MAX}: deploy the platform under a stack name of at most {longest} characters",
         )
     env = {"TABLE_NAME": s.table_name, "TOOL_ID": tool_id, "TOOL_OWNER": user}
-    env.update({"TOOLGEN_SECRET": s.secret_value} if s.secret_value else {"TOOLGEN_SECRET_ARN": s.secret_arn})
+    # Only the public half of the token key: the tool checks its owner's tokens and can make none (toolgen/auth.py).
+    env["TOOLGEN_TOKEN_KEY"] = auth.public_key(s.secret)
     env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if os.environ.get(k)})
     concurrency = min(s.tool_concurrency, program.limits.concurrency)
     return FunctionSpec(

@@ -118,6 +118,30 @@ def test_a_token_for_alice_signed_with_another_key_is_refused_everywhere(server,
     assert http("GET", f"{alice['tool']['tool_url']}/tasks", token=expired).status == 401
 
 
+def test_what_a_tool_holds_cannot_make_a_token_for_anyone_anywhere(server, alice):
+    """A tool's environment is all a compromised tool has: no secret, only the public half of the token key."""
+    from toolgen import auth
+    from toolgen.errors import ConfigError
+
+    lam = aws_client(server, "lambda")
+    name = f"toolgen-tool-{alice['ids']['tool_id']}"
+    env = lam.get_function_configuration(FunctionName=f"{name}:live")["Environment"]["Variables"]
+    assert not {"TOOLGEN_SECRET", "TOOLGEN_SECRET_ARN"} & set(env)
+    key = env["TOOLGEN_TOKEN_KEY"]
+    assert key == auth.public_key("e2e-secret")  # it checks alice's tokens with it ...
+    with pytest.raises(ConfigError):
+        auth.mint("iso-bob", key)  # ... and cannot sign with it
+    bob = http("POST", f"{server.url}/v1/memories", token=server.token("iso-bob"), body={"text": "I live in Oslo"})
+    assert bob.status == 201
+    claims = auth._b64(b'{"sub":"iso-bob","exp":9999999999}')
+    for forged in (
+        f"tg1.{claims}.{auth._hmac(key, claims)}",  # the key used as an HMAC secret
+        auth.mint("iso-bob", key.removeprefix(auth.KEY_PREFIX)),  # its bytes used as a signing seed
+    ):
+        assert http("GET", f"{server.url}/v1/memories", token=forged).status == 401  # not at the API
+        assert http("GET", f"{alice['tool']['tool_url']}/tasks", token=forged).status == 401  # nor at a tool
+
+
 def test_hostile_memory_and_request_text_change_no_host_limit_or_owner(server):
     user, token = "iso-mallory-target", server.token("iso-mallory-target")
     hostile_memory = (

@@ -1,7 +1,7 @@
 import pytest
 
 from toolgen import auth
-from toolgen.errors import AuthError, InvalidInputError
+from toolgen.errors import AuthError, ConfigError, InvalidInputError
 
 SECRET = "s3cret-for-tests"
 
@@ -23,7 +23,7 @@ def test_token_with_edited_claims_is_refused():
     forged_payload = auth.mint("mallory", SECRET).split(".")[1]
     # then the old signature does not cover the new payload
     with pytest.raises(AuthError):
-        auth.verify(f"tg1.{forged_payload}.{signature}", SECRET)
+        auth.verify(f"{auth.PREFIX}.{forged_payload}.{signature}", SECRET)
 
 
 def test_expired_token_is_refused():
@@ -54,3 +54,56 @@ def test_bearer_refuses_missing_or_other_schemes(headers):
 def test_invalid_user_names_cannot_get_tokens(user):
     with pytest.raises(InvalidInputError):
         auth.mint(user, SECRET)
+
+
+# --- what a tool holds: the public half of the key -------------------------------------------------------------
+
+
+def test_a_tool_checks_its_owners_tokens_with_the_public_key_alone():
+    key = auth.public_key(SECRET)
+    assert key.startswith(auth.KEY_PREFIX) and SECRET not in key
+    assert auth.verify(auth.mint("alice", SECRET), key) == "alice"
+    with pytest.raises(AuthError, match="signature"):
+        auth.verify(auth.mint("alice", "another platform"), key)
+
+
+def test_a_tools_key_cannot_make_a_token_for_anyone_anywhere():
+    key = auth.public_key(SECRET)
+    with pytest.raises(ConfigError):
+        auth.mint("alice", key)  # not with the key it holds
+    # nor by using it as an HMAC secret (the old kind of token): the API and other tools refuse it
+    claims = auth._b64(b'{"sub":"bob","exp":9999999999}')
+    forged = f"tg1.{claims}.{auth._hmac(key, claims)}"
+    with pytest.raises(AuthError):
+        auth.verify(forged, SECRET)
+    with pytest.raises(AuthError):
+        auth.verify(forged, key)
+    # nor by signing with the public key's bytes as a private seed
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    fake = Ed25519PrivateKey.from_private_bytes(auth._unb64(key.removeprefix(auth.KEY_PREFIX)))
+    signed = f"tg2.{claims}.{auth._b64(fake.sign(f'tg2.{claims}'.encode()))}"
+    for checker in (SECRET, key, auth.public_key("another platform")):
+        with pytest.raises(AuthError, match="signature"):
+            auth.verify(signed, checker)
+
+
+def test_old_tokens_still_work_where_the_secret_is_known_and_nowhere_else():
+    claims = auth._b64(b'{"sub":"alice","exp":9999999999}')
+    old = f"tg1.{claims}.{auth._hmac(SECRET, claims)}"
+    assert auth.verify(old, SECRET) == "alice"
+    with pytest.raises(AuthError, match="no longer accepted by tools"):
+        auth.verify(old, auth.public_key(SECRET))
+
+
+@pytest.mark.parametrize("signature", ["é" * 86, "AAAA", "!!!!", "A" * 87])
+def test_a_signature_that_is_not_one_is_refused_not_an_error(signature):
+    claims = auth.mint("alice", SECRET).split(".")[1]
+    for key in (SECRET, auth.public_key(SECRET)):
+        with pytest.raises(AuthError):
+            auth.verify(f"tg2.{claims}.{signature}", key)
+
+
+def test_a_public_key_that_is_not_one_is_a_configuration_error():
+    with pytest.raises(ConfigError):
+        auth.verify(auth.mint("alice", SECRET), auth.KEY_PREFIX + "AAAA")

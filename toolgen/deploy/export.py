@@ -20,6 +20,7 @@ import yaml
 from toolgen.deploy.execute import LEASE_MARGIN_S
 from toolgen.deploy.package import runtime_files
 from toolgen.deploy.plan import HANDLER, RUNTIME, TOOL_ALIAS
+from toolgen.ids import USER_RE
 from toolgen.paths import TOOL_HANDLER
 from toolgen.program import ToolProgram
 from toolgen.runtime.app import PAGE_FILE
@@ -33,7 +34,7 @@ Exported from toolgen (tool `{tool_id}`, a {archetype}), to run on your own AWS 
 | File | What it is |
 |---|---|
 | `template.yaml` | SAM: its function (Timeout {timeout} s, {concurrency} at once, `live`, URL), table, secret, layer |
-| `mint_token.py` | mints a bearer token for the tool with Python alone (no toolgen to install) |
+| `mint_token.py` | a bearer token for the tool with Python alone (signed with the stack's secret; no toolgen needed) |
 | `function/` | the handler, `program.json` (what the tool does, as data) and `page.json` (its page) |
 | `layer/python/` | the toolgen runtime and its pinned requirements, as the platform's base layer carries them |
 | `openapi.json` | the tool's OpenAPI 3.1 document (its `servers` entry is the platform's URL: use your `ToolUrl`) |
@@ -68,12 +69,19 @@ MINT_SCRIPT = """\
 \"\"\"A bearer token for this tool, signed with TOOLGEN_SECRET (the stack's TokenSecret), with Python alone.\"\"\"
 
 import argparse
+import base64
+import hashlib
+import hmac
+import json
 import os
+import re
 import sys
-from pathlib import Path
+import time
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "layer" / "python"))  # the runtime this bundle ships
-from toolgen import auth  # noqa: E402 - standard library only
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
 
 parser = argparse.ArgumentParser(description=__doc__)
 parser.add_argument("--user", required=True, help="the tool's owner (tokens of anyone else are refused)")
@@ -82,8 +90,13 @@ args = parser.parse_args()
 secret = os.environ.get("TOOLGEN_SECRET")
 if not secret:
     sys.exit("set TOOLGEN_SECRET to the stack's token secret (see README.md)")
-print(auth.mint(args.user, secret, ttl_s=int(args.days * 86400)))
-"""
+if not re.fullmatch(r"{user_re}", args.user):
+    sys.exit("not a user name toolgen accepts")
+expires = int(time.time() + args.days * 86400)
+claims = b64(json.dumps({{"sub": args.user, "exp": expires}}, separators=(",", ":")).encode())
+signature = b64(hmac.new(secret.encode(), f"tg1.{{claims}}".encode(), hashlib.sha256).digest())
+print(f"tg1.{{claims}}.{{signature}}")
+""".format(user_re=USER_RE.pattern.removeprefix("^").removesuffix("$"))
 
 
 def bundle_template(
