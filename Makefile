@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary lock build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -37,6 +37,15 @@ $(SAM_STAMP): constraints-sam.txt
 	touch $(SAM_STAMP)
 
 setup: $(STAMP)
+
+# What `sam build` installs for each function and the layer: requirements.in locked, with every dependency and its
+# hashes, for Lambda's Python 3.12 on x86_64, within constraints.txt (tests/functional/test_template.py checks it).
+LOCKED := layers/base functions/api functions/worker
+lock: setup
+	for dir in $(LOCKED); do \
+	  $(BIN)/uv pip compile --quiet --python-version 3.12 --python-platform x86_64-manylinux2014 --generate-hashes \
+	    --custom-compile-command "make lock" -c constraints.txt -o $$dir/requirements.txt $$dir/requirements.in || exit 1; \
+	done
 
 # Pages are tested in Debian's chromium, driven by playwright with executable_path (playwright's own browser
 # download cannot work on a machine that reaches only the package registries).

@@ -1,5 +1,6 @@
 """template.yaml lints clean and says what the embedded default does (the two must not drift apart)."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -89,23 +90,25 @@ def test_tools_may_reach_only_tool_rows(template):
     assert "dynamodb:Scan" not in statement["Action"]
 
 
-def test_layer_requirements_are_pinned_to_the_constraints():
-    pins = dict(
-        line.strip().lower().replace("_", "-").split("==")
-        for line in (ROOT / "constraints.txt").read_text().splitlines()
-        if "==" in line
-    )
-    for req_file in (
-        ROOT / "layers/base/requirements.txt",
-        ROOT / "functions/api/requirements.txt",
-        ROOT / "functions/worker/requirements.txt",
-    ):
-        for line in req_file.read_text().splitlines():
-            if "==" in line and not line.startswith("#"):
-                name, version = line.strip().lower().replace("_", "-").split("==")
-                assert pins.get(name) == version, (
-                    f"{req_file.name}: {name}=={version} is not the pinned {pins.get(name)}"
-                )
+def _pins(text: str) -> dict[str, str]:
+    found = re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;\\]+)", text, re.MULTILINE)
+    return {name.lower().replace("_", "-"): version for name, version in found}
+
+
+@pytest.mark.parametrize("folder", ["layers/base", "functions/api", "functions/worker"])
+def test_what_sam_build_installs_is_the_lock_of_what_is_imported_within_the_constraints(folder):
+    """requirements.txt is `make lock`'s: every requirement of requirements.in at its version, every dependency
+    pinned with its hashes (so pip installs exactly these in every build, sam build's included), and every
+    version the one the platform is tested with (constraints.txt)."""
+    constraints = _pins((ROOT / "constraints.txt").read_text())
+    wanted = _pins((ROOT / folder / "requirements.in").read_text())
+    locked_text = (ROOT / folder / "requirements.txt").read_text()
+    locked = _pins(locked_text)
+    assert wanted and wanted.items() <= locked.items()
+    entries = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", locked_text.split("\n", 2)[2])
+    assert len(entries) == len(locked)
+    assert all("--hash=sha256:" in entry for entry in entries)
+    assert {name: constraints.get(name) for name in locked} == locked
 
 
 def test_template_passes_sam_validate_lint():
