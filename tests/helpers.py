@@ -39,6 +39,12 @@ class WorkerContext:
     function_name, memory_limit_in_mb, aws_request_id = "toolgen-worker", 1024, "req"
     invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:toolgen-worker"
 
+    def __init__(self, remaining_ms: int = 120_000) -> None:
+        self.remaining_ms = remaining_ms
+
+    def get_remaining_time_in_millis(self) -> int:
+        return self.remaining_ms
+
 
 # One plain request per archetype, used wherever a test needs every kind of tool.
 # Composed tools (the knowledge base's subjects, no named kind), one per subject, English and Chinese.

@@ -37,9 +37,13 @@ from toolgen.ui import render_page
 
 logger = logging.getLogger(__name__)
 TERMINAL = ("succeeded", "failed", "needs_clarification")
-# Lambda out of room for now (its control-plane rate, the account's concurrency or code storage): the job waits
-# and runs again later, its message sent back with a growing delay; it never fails for this. After MAX_WAITS
-# (about 3 hours of waiting) it ends failed, saying so.
+# Lambda out of room for now (its control-plane rate, the account's concurrency or code storage), or the worker
+# out of time for the rest of the job: the job waits and runs again later, its message sent back with a growing
+# delay; it never fails for this. After MAX_WAITS (about 3 hours of waiting) it ends failed, saying so.
+OUT_OF_TIME = "WorkerOutOfTime"
+# What a job must still have when it starts deploying (creates and waits, then the probe) and when it probes (the
+# tool's own timeout and a margin); the worker keeps SAVE_S at the end to roll back and record the job.
+DEPLOY_NEEDS_S, PROBE_NEEDS_S, SAVE_S = 45.0, 15.0, 10.0
 OUT_OF_CAPACITY = frozenset(
     {
         "TooManyRequestsException",
@@ -48,6 +52,7 @@ OUT_OF_CAPACITY = frozenset(
         "RequestLimitExceeded",
         "CodeStorageExceededException",
         "throttled",  # the embedded default's invoke
+        OUT_OF_TIME,
     }
 )
 MAX_WAITS = 16
@@ -166,8 +171,11 @@ def record_understanding(job: Job, understood: Understanding) -> None:
         job.status = "succeeded"
 
 
-def process(message: JobMessage, services: Services) -> Job:
-    """Run a queued job to its end; the job as it ended. Raises only when the job itself cannot be saved."""
+def process(message: JobMessage, services: Services, *, deadline: float | None = None) -> Job:
+    """Run a queued job to its end; the job as it ended. Raises only when the job itself cannot be saved.
+
+    ``deadline`` (time.monotonic()): when the worker must have finished (its Lambda timeout); the job keeps
+    within it, going back to the queue rather than being cut off mid-deploy."""
     job = services.jobs.get(message.user, message.job_id)
     if job.status in TERMINAL:  # a redelivered message: the job already ended
         return job
@@ -175,7 +183,7 @@ def process(message: JobMessage, services: Services) -> Job:
     services.jobs.save(job)
     made = _Made()
     try:
-        _run(job, services, made)
+        _run(job, services, made, None if deadline is None else deadline - SAVE_S)
         job.waiting = None
     except Exception as e:  # every failure ends the job with its reason and removes what was made
         reason = e.message if isinstance(e, ToolgenError) else f"internal error: {type(e).__name__}"
@@ -199,7 +207,10 @@ def _wait_for_capacity(job: Job, message: JobMessage, services: Services, error:
     delay = min(MAX_DELAY_S, 15 * 2**job.waits)
     job.waits += 1
     job.status, job.tool_url, job.ui_path = "queued", None, None
-    job.waiting = f"waiting for Lambda capacity ({error.aws_code}); next try in {delay} s"
+    if error.aws_code == OUT_OF_TIME:
+        job.waiting = f"waiting to run again: the worker ran out of time; next try in {delay} s"
+    else:
+        job.waiting = f"waiting for Lambda capacity ({error.aws_code}); next try in {delay} s"
     for stage in job.stages:
         stage.status, stage.ms, stage.detail = "pending", None, None
     services.jobs.save(job)
@@ -211,7 +222,16 @@ def _wait_for_capacity(job: Job, message: JobMessage, services: Services, error:
     return job
 
 
-def _run(job: Job, services: Services, made: _Made) -> None:
+def _time_left(deadline: float | None, needs_s: float, what: str) -> float | None:
+    """The deadline for ``what``; AWSError OUT_OF_TIME when less than ``needs_s`` is left for it."""
+    if deadline is None:
+        return None
+    if deadline - time.monotonic() < needs_s:
+        raise AWSError(f"not enough of the worker's time left to {what}", aws_code=OUT_OF_TIME)
+    return deadline
+
+
+def _run(job: Job, services: Services, made: _Made, deadline: float | None = None) -> None:
     s, jobs = services.settings, services.jobs
     understood = understand(services, job.user, job.prompt, job.job_id, learn=job.learned is None, choice=job.choice)
     if job.learned is None:
@@ -247,8 +267,12 @@ def _run(job: Job, services: Services, made: _Made) -> None:
         spec = build_spec(program, expected_url)
         validate_spec(spec)
     with _stage(job, "deploy", jobs):
+        until = _time_left(deadline, DEPLOY_NEEDS_S, "deploy the tool")
         made.function_name = function_name
-        deployed = services.deployer.deploy(_function_spec(s, program, function_name, tool_id, job.user))
+        deployed = services.deployer.deploy(
+            _function_spec(s, program, function_name, tool_id, job.user),
+            deadline=None if until is None else until - PROBE_NEEDS_S,
+        )
         job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else deployed.url.rstrip("/")
         job.stage("deploy").detail = (
             f"{deployed.concurrency} calls at once, reserved"
@@ -261,6 +285,7 @@ def _run(job: Job, services: Services, made: _Made) -> None:
         services.pages.put(tool_id, render_page(program, job.tool_url))
         job.ui_path = f"/p/{tool_id}"
     with _stage(job, "probe", jobs):
+        _time_left(deadline, PROBE_NEEDS_S, "probe the tool")
         _probe(services, program, function_name, job.user)
     services.tools.put(
         ToolRecord(

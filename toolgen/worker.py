@@ -7,7 +7,9 @@ to the DLQ.
 
 from __future__ import annotations
 
+import time
 from functools import cache
+from typing import Any
 
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
@@ -24,6 +26,11 @@ def services() -> Services:
     )
 
 
-def record_handler(record: SQSRecord) -> str:
-    job = process(JobMessage.model_validate_json(record.body), services())
+def record_handler(record: SQSRecord, lambda_context: Any = None) -> str:
+    """One job (Powertools passes the Lambda context: the job keeps within the invocation's time)."""
+    deadline = None
+    remaining = getattr(lambda_context, "get_remaining_time_in_millis", None)
+    if remaining is not None:
+        deadline = time.monotonic() + remaining() / 1000
+    job = process(JobMessage.model_validate_json(record.body), services(), deadline=deadline)
     return job.status

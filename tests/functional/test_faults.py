@@ -144,6 +144,44 @@ def test_a_job_that_waited_for_capacity_for_hours_ends_failed_saying_so(services
     )
 
 
+def test_a_worker_short_of_time_sends_the_job_back_instead_of_being_cut_off_mid_deploy(services, emulator, aws_env):
+    import time
+
+    before = functions(emulator)
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user="late-1", prompt="a reading list"))
+    message = JobMessage(job_id=job.job_id, user="late-1", prompt="a reading list")
+    record = sqs_record("m-late", message.model_dump_json())
+    result = load_handler("worker").handler({"Records": [record]}, WorkerContext(remaining_ms=40_000))
+    assert result == {"batchItemFailures": []}  # the message is done with: a delayed one replaces it
+    waiting = services.jobs.get("late-1", job.job_id)
+    assert waiting.status == "queued" and waiting.waits == 1
+    assert waiting.waiting == "waiting to run again: the worker ran out of time; next try in 15 s"
+    assert functions(emulator) == before  # nothing was begun that could not be finished
+    # the delayed message, to a worker with its whole time (the runtime here runs the probe for real)
+    done = process(message, services, deadline=time.monotonic() + 120)
+    assert done.status == "succeeded" and done.waiting is None
+
+
+def test_a_deploy_never_waits_past_its_deadline_and_leaves_nothing(services, emulator):
+    import time
+
+    from toolgen.deploy import FunctionSpec
+    from toolgen.deploy.execute import OUT_OF_TIME
+    from toolgen.deploy.package import zip_files
+    from toolgen.errors import DeployError
+    from toolgen.ids import tool_id
+
+    before = functions(emulator)
+    spec = FunctionSpec(
+        f"toolgen-tool-{tool_id()}", services.settings.tool_role_arn, "", zip_files([("app.py", b"x = 1")])
+    )
+    started = time.monotonic()
+    with pytest.raises(DeployError) as late:
+        services.deployer.deploy(spec, deadline=started + 0.5)  # less than one poll of the first wait
+    assert late.value.aws_code == OUT_OF_TIME and time.monotonic() - started < 5
+    assert functions(emulator) == before  # the function it had created was removed
+
+
 class _FailingInvoker:
     def invoke(self, function_name, event):
         from toolgen.errors import AWSError

@@ -56,6 +56,7 @@ UNRESERVED_MINIMUM = 100  # of an account's quota, never reservable (Lambda's ru
 RESERVE_PERCENT = 50  # of the quota tools may reserve, by default
 LEASE_MARGIN_S = 2  # a slot held by a call that died frees itself this long after the function's timeout
 EnforcedBy = Literal["reserved_concurrency", "lease"]
+OUT_OF_TIME = "WorkerOutOfTime"  # a deploy stopped (and rolled back) rather than outlive the worker
 
 
 @dataclass(frozen=True)
@@ -201,8 +202,11 @@ class Deployer:
 
     # --- changing ---------------------------------------------------------------------------------------------
 
-    def deploy(self, spec: FunctionSpec) -> Deployed:
-        """Make the tool's function match ``spec`` and put it live: where it answers, how its limit is kept."""
+    def deploy(self, spec: FunctionSpec, *, deadline: float | None = None) -> Deployed:
+        """Make the tool's function match ``spec`` and put it live: where it answers, how its limit is kept.
+
+        ``deadline`` (time.monotonic()): no wait goes past it; a deploy that would is rolled back and fails with
+        aws_code ``WorkerOutOfTime`` (the job is tried again later)."""
         done: list[Undo] = []
         chosen = spec
 
@@ -212,7 +216,7 @@ class Deployer:
             if chosen.reserve and not self.has_room(spec, remote):
                 chosen = leased(spec)
             try:
-                return self._run(plan_tool_deploy(chosen, remote), done)
+                return self._run(plan_tool_deploy(chosen, remote), done, deadline)
             except _NoRoom:
                 logger.info("%s: reservation refused, keeping its limit with leases", spec.function_name)
                 chosen = leased(spec)
@@ -274,13 +278,13 @@ class Deployer:
     def _backoff(attempt: int) -> float:
         return random.uniform(0, min(4.0, 0.2 * 2**attempt))  # noqa: S311 - jitter, not a secret
 
-    def _run(self, plan: list[Step], done: list[Undo]) -> dict[str, Any]:
+    def _run(self, plan: list[Step], done: list[Undo], deadline: float | None = None) -> dict[str, Any]:
         outputs: dict[str, Any] = {}
         for step in plan:
             what = step.waiter if isinstance(step, Wait) else f"{step.service} {step.method}"
             try:
                 if isinstance(step, Wait):
-                    self._wait(step, outputs)
+                    self._wait(step, outputs, deadline)
                     continue
                 result = getattr(self.client(step.service), step.method)(**_resolve(step.params, outputs))
             except Exception as e:
@@ -301,11 +305,22 @@ class Deployer:
                 done.append(_bound(step.undo, outputs))
         return outputs
 
-    def _wait(self, step: Wait, outputs: dict[str, Any]) -> None:
-        params: dict[str, Any] = {"FunctionName": step.function_name, "WaiterConfig": self.waiter_config}
+    def _wait(self, step: Wait, outputs: dict[str, Any], deadline: float | None = None) -> None:
+        config = dict(self.waiter_config)
+        if deadline is not None:  # as many polls as the time left allows, and none once it is gone
+            polls = int((deadline - time.monotonic()) // max(config["Delay"], 1))
+            if polls < 1:
+                raise DeployError(f"no time left to wait for {step.waiter}", aws_code=OUT_OF_TIME)
+            config["MaxAttempts"] = min(config["MaxAttempts"], polls)
+        params: dict[str, Any] = {"FunctionName": step.function_name, "WaiterConfig": config}
         if step.qualifier is not None:
             params["Qualifier"] = _resolve(step.qualifier, outputs)
-        self.client("lambda").get_waiter(step.waiter).wait(**params)
+        try:
+            self.client("lambda").get_waiter(step.waiter).wait(**params)
+        except WaiterError as e:
+            if deadline is not None and time.monotonic() >= deadline - max(config["Delay"], 1):
+                raise DeployError(f"ran out of time waiting for {step.waiter}", aws_code=OUT_OF_TIME) from e
+            raise
 
     def _rollback(self, done: list[Undo]) -> None:
         for undo in reversed(done):
