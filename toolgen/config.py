@@ -68,6 +68,11 @@ class Settings:
     # with table leases (toolgen/runtime/lease.py). 0: never reserve.
     tool_reserve_percent: int = 50
     tool_log_group: str = ""  # where tools log (the stack's group, with retention); "" for Lambda's default
+    # More accounts for tools (toolgen/accounts.py): their ids; the platform's own id; the table's ARN, which
+    # tools in other accounts reach it by.
+    tool_accounts: tuple[str, ...] = ()
+    platform_account_id: str = ""
+    table_arn: str = ""
     tool_memory_mb: int = 256
     # Options with costs (README, "Deploy options"): SnapStart on published versions; warm environments kept.
     tool_snapstart: bool = False
@@ -111,6 +116,9 @@ class Settings:
             tool_concurrency=_int("TOOL_CONCURRENCY", 5),
             tool_reserve_percent=_int("TOOL_RESERVE_PERCENT", 50),
             tool_log_group=os.environ.get("TOOL_LOG_GROUP", ""),
+            tool_accounts=tuple(a.strip() for a in os.environ.get("TOOL_ACCOUNTS", "").split(",") if a.strip()),
+            platform_account_id=os.environ.get("PLATFORM_ACCOUNT_ID", ""),
+            table_arn=os.environ.get("TABLE_ARN", ""),
             tool_memory_mb=_int("TOOL_MEMORY_SIZE", 256),
             tool_snapstart=_switch("TOOL_SNAPSTART"),
             tool_provisioned=_int("TOOL_PROVISIONED_CONCURRENCY", 0),
@@ -130,6 +138,13 @@ class Settings:
             raise ConfigError("TOOL_SNAPSTART and TOOL_PROVISIONED_CONCURRENCY cannot both be on (Lambda refuses it)")
         if not 0 <= self.tool_provisioned <= self.tool_concurrency:
             raise ConfigError("TOOL_PROVISIONED_CONCURRENCY must be between 0 and TOOL_CONCURRENCY")
+        bad = [a for a in self.tool_accounts if not (a.isdigit() and len(a) == 12)]
+        if bad:
+            raise ConfigError(f"TOOL_ACCOUNTS must be 12-digit AWS account ids, got {', '.join(bad)}")
+        if any(a != self.platform_account_id for a in self.tool_accounts) and not self.table_arn:
+            raise ConfigError(
+                "TOOL_ACCOUNTS names other accounts: TABLE_ARN must say where their tools reach the table"
+            )
         if not 0 <= self.tool_reserve_percent <= 100:
             raise ConfigError("TOOL_RESERVE_PERCENT must be 0-100 (of the account's concurrency quota)")
         if not 1 <= self.tool_concurrency <= 5 or not 1 <= self.tool_timeout_s <= 10:

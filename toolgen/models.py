@@ -180,6 +180,7 @@ class ToolRecord(BaseModel):
     plan_key: str | None = None
     stale_reason: str | None = None
     limit: ToolLimit | None = None  # None: a tool made before limits were recorded (reserved concurrency then)
+    account: str = ""  # the AWS account its function is in ("": the platform's own; toolgen/accounts.py)
     created_at: float = Field(default_factory=time.time)
 
 

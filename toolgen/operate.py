@@ -29,6 +29,11 @@ class PlatformLocation:
     where: str
     jobs_queue_url: str = ""
     jobs_dlq_url: str = ""
+    tool_accounts: tuple[str, ...] = ()  # more accounts holding tools (toolgen/accounts.py)
+
+
+def _accounts(text: str) -> tuple[str, ...]:
+    return tuple(a.strip() for a in text.split(",") if a.strip())
 
 
 def _from_stack(stack: str) -> PlatformLocation:
@@ -49,6 +54,7 @@ def _from_stack(stack: str) -> PlatformLocation:
         stack,
         jobs_queue_url=outputs.get("JobsQueueUrl", ""),
         jobs_dlq_url=outputs.get("JobsDeadLetterQueueUrl", ""),
+        tool_accounts=_accounts(outputs.get("ToolAccounts", "")),
     )
 
 
@@ -67,6 +73,7 @@ def locate(stack: str | None) -> PlatformLocation:
             "the environment",
             jobs_queue_url=os.environ.get("JOBS_QUEUE_URL", ""),
             jobs_dlq_url=os.environ.get("JOBS_DLQ_URL", ""),
+            tool_accounts=_accounts(os.environ.get("TOOL_ACCOUNTS", "")),
         )
     state = state_dir() / "serve.json"
     if state.exists():
@@ -90,7 +97,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from toolgen.deploy.doctor import Doctor
 
     where = locate(args.stack)
-    doctor = Doctor(table_name=where.table, bucket_name=where.bucket, tool_function_prefix=where.tool_function_prefix)
+    doctor = Doctor(
+        table_name=where.table,
+        bucket_name=where.bucket,
+        tool_function_prefix=where.tool_function_prefix,
+        accounts=where.tool_accounts,
+    )
     findings = doctor.examine(grace=timedelta(minutes=args.grace), everything=args.all)
     for finding in findings:
         print(finding)

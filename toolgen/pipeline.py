@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolgen import auth, ids
+from toolgen.accounts import TOOL_ROLE, Account, choose
 from toolgen.config import Settings
 from toolgen.deploy import FunctionSpec, tool_package
 from toolgen.deploy.invoke import probe_event
@@ -82,6 +83,7 @@ class _Made:
     """What this run created, so a failure can remove it."""
 
     function_name: str | None = None
+    account: Account = field(default_factory=Account)
     page_tool_id: str | None = None
 
 
@@ -268,9 +270,10 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
         validate_spec(spec)
     with _stage(job, "deploy", jobs):
         until = _time_left(deadline, DEPLOY_NEEDS_S, "deploy the tool")
-        made.function_name = function_name
-        deployed = services.deployer.deploy(
-            _function_spec(s, program, function_name, tool_id, job.user),
+        account = choose(tool_id, s.tool_accounts, s.platform_account_id)
+        made.function_name, made.account = function_name, account
+        deployed = services.deployer_for(account).deploy(
+            _function_spec(s, program, function_name, tool_id, job.user, account),
             deadline=None if until is None else until - PROBE_NEEDS_S,
         )
         job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else deployed.url.rstrip("/")
@@ -286,7 +289,7 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
         job.ui_path = f"/p/{tool_id}"
     with _stage(job, "probe", jobs):
         _time_left(deadline, PROBE_NEEDS_S, "probe the tool")
-        _probe(services, program, function_name, job.user)
+        _probe(services, program, function_name, job.user, account)
     services.tools.put(
         ToolRecord(
             tool_id=tool_id,
@@ -303,11 +306,15 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
             memories=_used(recalled, program),
             plan_key=understood.key,
             limit=ToolLimit(concurrency=deployed.concurrency, enforced_by=deployed.enforced_by),
+            account=account.account_id,
         )
     )
     shaped = tuple(m.memory_id for m in _used(recalled, program))
     services.plans.put(
-        job.user, understood.key, program, LiveTool(tool_id, job.tool_url, job.ui_path, function_name, shaped)
+        job.user,
+        understood.key,
+        program,
+        LiveTool(tool_id, job.tool_url, job.ui_path, function_name, shaped, account.account_id),
     )
     services.memories.mark_used(job.user, program.provenance.memories, tool_id)
     rewards.register_tool(services.table, job.user, tool_id, program.provenance.memories)
@@ -332,8 +339,10 @@ def _live_tool(services: Services, user: str, cached: CachedPlan) -> LiveTool | 
         except NotFoundError:
             return None
         memory_ids = tuple(m.memory_id for m in record.memories)
-        tool = LiveTool(record.tool_id, record.tool_url, record.ui_path, record.function_name, memory_ids)
-    return tool if services.deployer.exists(tool.function_name) else None
+        tool = LiveTool(
+            record.tool_id, record.tool_url, record.ui_path, record.function_name, memory_ids, record.account
+        )
+    return tool if services.deployer_for(Account(tool.account)).exists(tool.function_name) else None
 
 
 def _used(recalled: list[RecalledMemory], program: ToolProgram) -> list[RecalledMemory]:
@@ -344,7 +353,10 @@ def _used(recalled: list[RecalledMemory], program: ToolProgram) -> list[Recalled
 FUNCTION_NAME_MAX = 64  # Lambda's limit on a function's name
 
 
-def _function_spec(s: Settings, program: ToolProgram, name: str, tool_id: str, user: str) -> FunctionSpec:
+def _function_spec(
+    s: Settings, program: ToolProgram, name: str, tool_id: str, user: str, account: Account | None = None
+) -> FunctionSpec:
+    account = account or Account()
     if len(name) > FUNCTION_NAME_MAX:
         longest = FUNCTION_NAME_MAX - (len(name) - len(s.tool_function_prefix)) - len("-tool-")
         raise StageError(
@@ -352,14 +364,15 @@ def _function_spec(s: Settings, program: ToolProgram, name: str, tool_id: str, u
             f"tool function names would be {len(name)} characters ({s.tool_function_prefix}<tool id>), and Lambda "
             f"allows {FUNCTION_NAME_MAX}: deploy the platform under a stack name of at most {longest} characters",
         )
-    env = {"TABLE_NAME": s.table_name, "TOOL_ID": tool_id, "TOOL_OWNER": user}
+    # A tool in another account reaches the platform's table by its ARN, granted by the table's resource policy.
+    env = {"TABLE_NAME": s.table_name if account.own else s.table_arn, "TOOL_ID": tool_id, "TOOL_OWNER": user}
     # Only the public half of the token key: the tool checks its owner's tokens and can make none (toolgen/auth.py).
     env["TOOLGEN_TOKEN_KEY"] = auth.public_key(s.secret)
     env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if os.environ.get(k)})
     concurrency = min(s.tool_concurrency, program.limits.concurrency)
     return FunctionSpec(
         function_name=name,
-        role_arn=s.tool_role_arn,
+        role_arn=s.tool_role_arn if account.own else account.role_arn(TOOL_ROLE),
         layer_arn="" if s.inline_runtime else s.base_layer_arn,
         package=tool_package(program, inline_runtime=s.inline_runtime),
         timeout_s=min(s.tool_timeout_s, program.limits.timeout_s),
@@ -390,11 +403,11 @@ def probe_request(program: ToolProgram) -> tuple[str, str, dict[str, str]]:
     return "GET", "/", {}
 
 
-def _probe(services: Services, program: ToolProgram, function_name: str, user: str) -> None:
+def _probe(services: Services, program: ToolProgram, function_name: str, user: str, account: Account) -> None:
     method, path, query = probe_request(program)
     token = auth.mint(user, services.settings.secret, ttl_s=120)
     event = probe_event(method, path, token=token, query=query)
-    result: dict[str, Any] = services.invoker.invoke(live(function_name), event)  # what the tool's URL calls
+    result: dict[str, Any] = services.invoker_for(account).invoke(live(function_name), event)  # as its URL would
     status = int(result.get("statusCode", 200))
     if not 200 <= status < 300:
         raise StageError("probe", f"{method} {path} answered {status}: {str(result.get('body', ''))[:200]}")
@@ -403,7 +416,7 @@ def _probe(services: Services, program: ToolProgram, function_name: str, user: s
 def _undo(made: _Made, services: Services) -> None:
     try:
         if made.function_name:
-            services.deployer.delete(made.function_name)
+            services.deployer_for(made.account).delete(made.function_name)
         if made.page_tool_id:
             services.pages.delete(made.page_tool_id)
     except ToolgenError:

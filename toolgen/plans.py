@@ -43,6 +43,7 @@ class LiveTool:
     ui_path: str
     function_name: str
     memory_ids: tuple[str, ...] = ()
+    account: str = ""  # where its function is ("": the platform's own account)
 
 
 @dataclass(frozen=True)

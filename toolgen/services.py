@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen import aws
+from toolgen.accounts import Account, Clients
 from toolgen.config import Settings
 from toolgen.deploy import Deployer
 from toolgen.deploy.invoke import Invoker, LambdaInvoker
@@ -40,6 +41,9 @@ class Services:
     plans: PlanStore
     recaller: Recaller
     verifier: Verifier | None = None
+    clients: Clients = field(default_factory=Clients, repr=False)
+    invokers: dict[str, Invoker] = field(default_factory=dict, repr=False)  # by account id (tests run tools locally)
+    _deployers: dict[str, Deployer] = field(default_factory=dict, repr=False)
     _sqs: Any = field(default=None, repr=False)
 
     @classmethod
@@ -62,6 +66,24 @@ class Services:
             recaller=Recaller(memories, MemoryConfig.from_env(), seed=_seed(), embedder=embedder),
             verifier=HttpVerifier(verifier_url) if verifier_url else None,
         )
+
+    def deployer_for(self, account: Account) -> Deployer:
+        """The deployer acting in ``account`` (its own headroom, its own control-plane rate)."""
+        if account.own:
+            return self.deployer
+        if account.account_id not in self._deployers:
+            self._deployers[account.account_id] = Deployer(
+                {"lambda": self.clients.client("lambda", account)}, reserve_percent=self.deployer.reserve_percent
+            )
+        return self._deployers[account.account_id]
+
+    def invoker_for(self, account: Account) -> Invoker:
+        """What calls a tool of ``account`` the way its URL would (the probe)."""
+        if account.own:
+            return self.invoker
+        if account.account_id not in self.invokers:
+            self.invokers[account.account_id] = LambdaInvoker(self.clients.client("lambda", account))
+        return self.invokers[account.account_id]
 
     @property
     def sqs(self) -> Any:

@@ -52,6 +52,10 @@ def _deployed_value(template: dict, value, name: str) -> str:
     """What a variable would hold once deployed with default parameters (a stand-in for resource references)."""
     if isinstance(value, dict) and set(value) == {"Ref"} and value["Ref"] in template["Parameters"]:
         return str(template["Parameters"][value["Ref"]].get("Default", ""))
+    if isinstance(value, dict) and set(value) == {"Fn::Join"}:  # a list parameter joined: its default, joined
+        _, parts = value["Fn::Join"]
+        if isinstance(parts, dict) and parts.get("Ref") in template["Parameters"]:
+            return str(template["Parameters"][parts["Ref"]].get("Default", ""))
     if isinstance(value, str | int):
         return str(value)
     return "https://pages.example" if name.endswith("ORIGINS") else "arn:aws:x:us-east-1:1:stand-in"
@@ -152,3 +156,20 @@ def test_the_worker_may_read_the_accounts_room_and_give_a_reservation_back(templ
     assert {"lambda:GetAccountSettings", "lambda:DeleteFunctionConcurrency", "lambda:PutFunctionConcurrency"} <= actions
     settings = next(s for s in statements if s["Action"] == "lambda:GetAccountSettings")
     assert settings["Resource"] == "*"  # it has no resource-level permission
+
+
+def test_the_member_account_template_passes_sam_validate_lint_and_names_the_roles_the_platform_assumes(template):
+    from toolgen.accounts import DEPLOYER_ROLE, TOOL_ROLE
+
+    member = ROOT / "docs" / "member-account.yaml"
+    done = sam_validate(member)
+    assert done.returncode == 0, done.stdout + done.stderr
+    resources = decode(str(member))[0]["Resources"]
+    assert resources["DeployerRole"]["Properties"]["RoleName"] == DEPLOYER_ROLE
+    assert resources["ToolRole"]["Properties"]["RoleName"] == TOOL_ROLE
+    tool_statement = resources["ToolRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"][0]
+    assert tool_statement["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == ["TOOL#*"]
+    # the platform may assume that role only in the accounts it lists
+    worker = template["Resources"]["WorkerFunction"]["Properties"]["Policies"]
+    assume = next(s for p in worker for s in p.get("Statement", []) if s.get("Action") == "sts:AssumeRole")
+    assert assume["Condition"] == {"StringEquals": {"aws:ResourceAccount": {"Ref": "ToolAccounts"}}}

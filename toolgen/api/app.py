@@ -24,6 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.types import (
 from botocore.exceptions import ClientError
 
 from toolgen import __version__, auth
+from toolgen.accounts import Account
 from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
 from toolgen.api.services import services
@@ -357,7 +358,7 @@ def delete_tool(tool_id: str) -> Response[None]:
 
 
 def _delete_tool(svc: Services, user: str, record: ToolRecord) -> None:
-    svc.deployer.delete(record.function_name)
+    svc.deployer_for(Account(record.account)).delete(record.function_name)
     svc.table.delete_prefix(rows_pk(record.tool_id, user))
     svc.pages.delete(record.tool_id)
     rewards.forget_usage(svc.table, user, record.tool_id)

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from toolgen import aws
+from toolgen.accounts import Account, Clients
 from toolgen.deploy.execute import Deployer
 from toolgen.ids import TOOL_ID_RE
 from toolgen.table import DynamoTable, decode
@@ -49,6 +50,7 @@ class Inventory:
     """What the account holds: by tool id, with when it last changed where that is known."""
 
     functions: dict[str, tuple[str, datetime]] = field(default_factory=dict)  # tool id -> (name, modified)
+    accounts: dict[str, str] = field(default_factory=dict)  # tool id -> the account its function is in ("": own)
     pages: dict[str, datetime] = field(default_factory=dict)  # tool id -> modified
     rows: dict[str, str] = field(default_factory=dict)  # partition key -> tool id
     records: dict[str, str] = field(default_factory=dict)  # tool id -> user
@@ -91,10 +93,18 @@ class Doctor:
         tool_function_prefix: str,
         deployer: Deployer | None = None,
         clients: dict[str, Any] | None = None,
+        accounts: tuple[str, ...] = (),
+        account_clients: Clients | None = None,
     ) -> None:
         self.table_name, self.bucket_name, self.prefix = table_name, bucket_name, tool_function_prefix
         self._clients = clients or {}
         self.deployer = deployer or Deployer(self._clients)
+        self.accounts = accounts  # the member accounts tools may be in, besides this one (toolgen/accounts.py)
+        self._account_clients = account_clients or Clients()
+        self._found: Inventory | None = None  # the last survey (where each function was found)
+
+    def _lambda(self, account: str) -> Any:
+        return self.client("lambda") if not account else self._account_clients.client("lambda", Account(account))
 
     def client(self, service: str) -> Any:
         if service not in self._clients:
@@ -104,12 +114,14 @@ class Doctor:
     def survey(self) -> Inventory:
         """Read every function, page and item the doctor judges (a full scan: an operator's tool, not a hot path)."""
         found = Inventory()
-        for page in self.client("lambda").get_paginator("list_functions").paginate():
-            for fn in page["Functions"]:
-                name = fn["FunctionName"]
-                tool_id = name[len(self.prefix) :]
-                if name.startswith(self.prefix) and TOOL_ID_RE.match(tool_id):
-                    found.functions[tool_id] = (name, _when(fn.get("LastModified")))
+        for account in ("", *self.accounts):
+            for page in self._lambda(account).get_paginator("list_functions").paginate():
+                for fn in page["Functions"]:
+                    name = fn["FunctionName"]
+                    tool_id = name[len(self.prefix) :]
+                    if name.startswith(self.prefix) and TOOL_ID_RE.match(tool_id):
+                        found.functions[tool_id] = (name, _when(fn.get("LastModified")))
+                        found.accounts[tool_id] = account
         for page in (
             self.client("s3").get_paginator("list_objects_v2").paginate(Bucket=self.bucket_name, Prefix="pages/")
         ):
@@ -148,6 +160,7 @@ class Doctor:
     def examine(self, *, grace: timedelta, now: datetime | None = None, everything: bool = False) -> list[Finding]:
         """What is out of place; ``everything``: every tool resource, owned or not (before tearing the stack down)."""
         found = self.survey()
+        self._found = found
         if everything:
             found.records, found.busy, grace = {}, {}, timedelta(0)
         return diagnose(found, now=now or datetime.now(UTC), grace=grace)
@@ -159,7 +172,9 @@ class Doctor:
             if not finding.removable:
                 continue
             if finding.kind == "function":
-                self.deployer.delete(finding.name)
+                account = self._found.accounts.get(finding.tool_id, "") if self._found else ""
+                deployer = self.deployer if not account else Deployer({"lambda": self._lambda(account)})
+                deployer.delete(finding.name)
             elif finding.kind == "page":
                 PageStore(self.bucket_name, client=self.client("s3")).delete(finding.tool_id)
             elif finding.kind == "rows":

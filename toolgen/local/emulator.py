@@ -111,7 +111,10 @@ class MotoFunctionSource:
         return bytes(fn.code_bytes)
 
     def layer(self, arn: str) -> bytes:
-        version = self._backend().layers_versions_by_arn(arn)
+        """A layer version's content: the account its ARN names (a tool may use another account's layer)."""
+        parts = arn.split(":")
+        backend = lambda_backends[parts[4]][parts[3]] if len(parts) > 4 else self._backend()
+        version = backend.layers_versions_by_arn(arn)
         if version is None:
             raise KeyError(arn)
         return bytes(version.code_bytes)

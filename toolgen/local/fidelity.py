@@ -151,6 +151,26 @@ def apply() -> None:
     _patch_account(models)
     _patch_delete(models)
     _patch_logging(models)
+    _patch_layers(models)
+
+
+def _patch_layers(models: Any) -> None:
+    """A function may use another account's layer (with that account's permission: the platform's base layer
+    for tools in member accounts); moto looked for every layer in the function's own account."""
+
+    def get_layers_data(self: Any, arns: list[str]) -> list[dict[str, Any]]:
+        from moto.awslambda.exceptions import UnknownLayerVersionException
+
+        found = []
+        for arn in arns:
+            parts = arn.split(":")
+            account, region = (parts[4], parts[3]) if len(parts) > 4 else (self.account_id, self.region)
+            found.append(models.lambda_backends[account][region].layers_versions_by_arn(arn))
+        if not all(found):
+            raise UnknownLayerVersionException(arns)
+        return [{"Arn": lv.arn, "CodeSize": lv.code_size} for lv in found]
+
+    setattr(models.LambdaFunction, "_get_layers_data", get_layers_data)  # noqa: B010
 
 
 def _patch_account(models: Any) -> None:
