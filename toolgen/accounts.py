@@ -43,6 +43,11 @@ class Account:
 OWN = Account()
 
 
+def parse(text: str) -> tuple[str, ...]:
+    """The account ids of a comma-separated list (TOOL_ACCOUNTS, the stack's ToolAccounts output)."""
+    return tuple(a.strip() for a in text.split(",") if a.strip())
+
+
 def choose(tool_id: str, accounts: tuple[str, ...], own_account: str = "") -> Account:
     """The account a new tool goes to: its id spread evenly over ``accounts`` (the platform's own when none)."""
     if not accounts:

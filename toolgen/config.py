@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from urllib.parse import urlsplit
 
+from toolgen import accounts
 from toolgen.errors import ConfigError
 
 TOOL_FUNCTION_PREFIX = "toolgen-tool-"
@@ -116,7 +117,7 @@ class Settings:
             tool_concurrency=_int("TOOL_CONCURRENCY", 5),
             tool_reserve_percent=_int("TOOL_RESERVE_PERCENT", 50),
             tool_log_group=os.environ.get("TOOL_LOG_GROUP", ""),
-            tool_accounts=tuple(a.strip() for a in os.environ.get("TOOL_ACCOUNTS", "").split(",") if a.strip()),
+            tool_accounts=accounts.parse(os.environ.get("TOOL_ACCOUNTS", "")),
             platform_account_id=os.environ.get("PLATFORM_ACCOUNT_ID", ""),
             table_arn=os.environ.get("TABLE_ARN", ""),
             tool_memory_mb=_int("TOOL_MEMORY_SIZE", 256),

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from datetime import timedelta
 
-from toolgen import aws
+from toolgen import accounts, aws
 from toolgen.auth import state_dir
 from toolgen.config import TOOL_FUNCTION_PREFIX
 from toolgen.errors import ConfigError
@@ -30,10 +30,6 @@ class PlatformLocation:
     jobs_queue_url: str = ""
     jobs_dlq_url: str = ""
     tool_accounts: tuple[str, ...] = ()  # more accounts holding tools (toolgen/accounts.py)
-
-
-def _accounts(text: str) -> tuple[str, ...]:
-    return tuple(a.strip() for a in text.split(",") if a.strip())
 
 
 def _from_stack(stack: str) -> PlatformLocation:
@@ -54,7 +50,7 @@ def _from_stack(stack: str) -> PlatformLocation:
         stack,
         jobs_queue_url=outputs.get("JobsQueueUrl", ""),
         jobs_dlq_url=outputs.get("JobsDeadLetterQueueUrl", ""),
-        tool_accounts=_accounts(outputs.get("ToolAccounts", "")),
+        tool_accounts=accounts.parse(outputs.get("ToolAccounts", "")),
     )
 
 
@@ -73,7 +69,7 @@ def locate(stack: str | None) -> PlatformLocation:
             "the environment",
             jobs_queue_url=os.environ.get("JOBS_QUEUE_URL", ""),
             jobs_dlq_url=os.environ.get("JOBS_DLQ_URL", ""),
-            tool_accounts=_accounts(os.environ.get("TOOL_ACCOUNTS", "")),
+            tool_accounts=accounts.parse(os.environ.get("TOOL_ACCOUNTS", "")),
         )
     state = state_dir() / "serve.json"
     if state.exists():

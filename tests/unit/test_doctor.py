@@ -52,3 +52,9 @@ def test_a_record_whose_function_is_gone_is_reported_not_removed():
     findings = [f for f in diagnose(lost, now=NOW, grace=timedelta(0)) if f.kind == "record"]
     assert found(findings) == [("record", OWNED, False)]
     assert "ann" in findings[0].reason
+
+
+def test_an_orphan_function_says_which_account_it_is_in():
+    findings = diagnose(inventory(accounts={ORPHAN: "111111111111"}), now=NOW, grace=timedelta(0))
+    assert [f.account for f in findings if f.kind == "function"] == ["111111111111"]
+    assert {f.account for f in diagnose(inventory(), now=NOW, grace=timedelta(0))} == {""}

@@ -39,6 +39,7 @@ class Finding:
     tool_id: str
     reason: str
     removable: bool = True
+    account: str = ""  # where a function finding is ("": this account; toolgen/accounts.py)
 
     def __str__(self) -> str:
         action = "remove" if self.removable else "report"
@@ -68,7 +69,8 @@ def diagnose(inventory: Inventory, *, now: datetime, grace: timedelta) -> list[F
 
     for tool_id, (name, modified) in sorted(inventory.functions.items()):
         if not owned(tool_id, modified):
-            findings.append(Finding("function", name, tool_id, "no tool record owns it"))
+            account = inventory.accounts.get(tool_id, "")
+            findings.append(Finding("function", name, tool_id, "no tool record owns it", account=account))
     for tool_id, modified in sorted(inventory.pages.items()):
         if not owned(tool_id, modified):
             findings.append(Finding("page", page_key(tool_id), tool_id, "no tool record owns it"))
@@ -101,7 +103,6 @@ class Doctor:
         self.deployer = deployer or Deployer(self._clients)
         self.accounts = accounts  # the member accounts tools may be in, besides this one (toolgen/accounts.py)
         self._account_clients = account_clients or Clients()
-        self._found: Inventory | None = None  # the last survey (where each function was found)
 
     def _lambda(self, account: str) -> Any:
         return self.client("lambda") if not account else self._account_clients.client("lambda", Account(account))
@@ -160,7 +161,6 @@ class Doctor:
     def examine(self, *, grace: timedelta, now: datetime | None = None, everything: bool = False) -> list[Finding]:
         """What is out of place; ``everything``: every tool resource, owned or not (before tearing the stack down)."""
         found = self.survey()
-        self._found = found
         if everything:
             found.records, found.busy, grace = {}, {}, timedelta(0)
         return diagnose(found, now=now or datetime.now(UTC), grace=grace)
@@ -172,7 +172,7 @@ class Doctor:
             if not finding.removable:
                 continue
             if finding.kind == "function":
-                account = self._found.accounts.get(finding.tool_id, "") if self._found else ""
+                account = finding.account
                 deployer = self.deployer if not account else Deployer({"lambda": self._lambda(account)})
                 deployer.delete(finding.name)
             elif finding.kind == "page":
