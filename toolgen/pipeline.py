@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolgen import auth, ids
-from toolgen.accounts import TOOL_ROLE, Account, choose
+from toolgen.accounts import OWN, TOOL_ROLE, Account, choose
 from toolgen.config import Settings
 from toolgen.deploy import FunctionSpec, tool_package
 from toolgen.deploy.invoke import probe_event
@@ -25,6 +25,7 @@ from toolgen.deploy.plan import live
 from toolgen.errors import AWSError, NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
 from toolgen.intent.classify import classify_as
+from toolgen.intent.slots import is_chinese
 from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, rewards
 from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolLimit, ToolRecord
@@ -196,7 +197,11 @@ def process(message: JobMessage, services: Services, *, deadline: float | None =
             return _wait_for_capacity(job, message, services, e)
         job.status, job.error = "failed", reason
         if isinstance(e, AWSError) and e.aws_code in OUT_OF_CAPACITY:
-            job.error = f"Lambda had no capacity for this tool after {job.waits} tries over hours: {reason}"
+            job.error = (
+                f"Lambda 连续 {job.waits} 次没有容量做这个工具（几个小时）：{reason}"
+                if is_chinese(job.prompt)
+                else f"Lambda had no capacity for this tool after {job.waits} tries over hours: {reason}"
+            )
         for stage in job.stages:
             if stage.status in ("pending", "running"):
                 stage.status = "skipped" if stage.status == "pending" else "failed"
@@ -209,10 +214,7 @@ def _wait_for_capacity(job: Job, message: JobMessage, services: Services, error:
     delay = min(MAX_DELAY_S, 15 * 2**job.waits)
     job.waits += 1
     job.status, job.tool_url, job.ui_path = "queued", None, None
-    if error.aws_code == OUT_OF_TIME:
-        job.waiting = f"waiting to run again: the worker ran out of time; next try in {delay} s"
-    else:
-        job.waiting = f"waiting for Lambda capacity ({error.aws_code}); next try in {delay} s"
+    job.waiting = _waiting(error.aws_code, delay, "zh" if is_chinese(job.prompt) else "en")
     for stage in job.stages:
         stage.status, stage.ms, stage.detail = "pending", None, None
     services.jobs.save(job)
@@ -220,17 +222,25 @@ def _wait_for_capacity(job: Job, message: JobMessage, services: Services, error:
     if not queue:  # nowhere to send it: SQS delivers the message again after its visibility timeout
         raise error
     services.sqs.send_message(QueueUrl=queue, MessageBody=message.model_dump_json(), DelaySeconds=delay)
-    logger.warning("job %s waits %d s for Lambda capacity (%s)", job.job_id, delay, error.aws_code)
+    logger.warning("job %s runs again in %d s (%s)", job.job_id, delay, error.aws_code)
     return job
 
 
-def _time_left(deadline: float | None, needs_s: float, what: str) -> float | None:
-    """The deadline for ``what``; AWSError OUT_OF_TIME when less than ``needs_s`` is left for it."""
-    if deadline is None:
-        return None
-    if deadline - time.monotonic() < needs_s:
+def _waiting(code: str, delay: int, lang: str) -> str:
+    """Why a job waits, in the request's language."""
+    if code == OUT_OF_TIME:
+        if lang == "zh":
+            return f"等待重新运行：上一次运行的时间不够；{delay} 秒后再试"
+        return f"waiting to run again: the worker ran out of time; next try in {delay} s"
+    if lang == "zh":
+        return f"正在等待 Lambda 的容量（{code}）；{delay} 秒后再试"
+    return f"waiting for Lambda capacity ({code}); next try in {delay} s"
+
+
+def _require_time(deadline: float | None, needs_s: float, what: str) -> None:
+    """AWSError OUT_OF_TIME when less than ``needs_s`` is left before ``deadline`` for ``what``."""
+    if deadline is not None and deadline - time.monotonic() < needs_s:
         raise AWSError(f"not enough of the worker's time left to {what}", aws_code=OUT_OF_TIME)
-    return deadline
 
 
 def _run(job: Job, services: Services, made: _Made, deadline: float | None = None) -> None:
@@ -269,12 +279,12 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
         spec = build_spec(program, expected_url)
         validate_spec(spec)
     with _stage(job, "deploy", jobs):
-        until = _time_left(deadline, DEPLOY_NEEDS_S, "deploy the tool")
+        _require_time(deadline, DEPLOY_NEEDS_S, "deploy the tool")
         account = choose(tool_id, s.tool_accounts, s.platform_account_id)
         made.function_name, made.account = function_name, account
         deployed = services.deployer_for(account).deploy(
             _function_spec(s, program, function_name, tool_id, job.user, account),
-            deadline=None if until is None else until - PROBE_NEEDS_S,
+            deadline=None if deadline is None else deadline - PROBE_NEEDS_S,
         )
         job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else deployed.url.rstrip("/")
         job.stage("deploy").detail = (
@@ -288,7 +298,7 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
         services.pages.put(tool_id, render_page(program, job.tool_url))
         job.ui_path = f"/p/{tool_id}"
     with _stage(job, "probe", jobs):
-        _time_left(deadline, PROBE_NEEDS_S, "probe the tool")
+        _require_time(deadline, PROBE_NEEDS_S, "probe the tool")
         _probe(services, program, function_name, job.user, account)
     services.tools.put(
         ToolRecord(
@@ -354,9 +364,8 @@ FUNCTION_NAME_MAX = 64  # Lambda's limit on a function's name
 
 
 def _function_spec(
-    s: Settings, program: ToolProgram, name: str, tool_id: str, user: str, account: Account | None = None
+    s: Settings, program: ToolProgram, name: str, tool_id: str, user: str, account: Account = OWN
 ) -> FunctionSpec:
-    account = account or Account()
     if len(name) > FUNCTION_NAME_MAX:
         longest = FUNCTION_NAME_MAX - (len(name) - len(s.tool_function_prefix)) - len("-tool-")
         raise StageError(

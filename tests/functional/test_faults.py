@@ -144,6 +144,21 @@ def test_a_job_that_waited_for_capacity_for_hours_ends_failed_saying_so(services
     )
 
 
+def test_a_chinese_request_is_told_why_it_waits_in_chinese(services, emulator):
+    from toolgen.pipeline import MAX_WAITS
+
+    faults(services, "lambda").fail("CreateFunction", 429, "TooManyRequestsException", 40)
+    prompt = "我想记录每天喝了多少水"
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user="capacity-zh", prompt=prompt))
+    waiting = process(JobMessage(job_id=job.job_id, user="capacity-zh", prompt=prompt), services)
+    assert waiting.status == "queued"
+    assert waiting.waiting == "正在等待 Lambda 的容量（TooManyRequestsException）；15 秒后再试"
+    waiting.waits = MAX_WAITS  # hours later, still no room
+    services.jobs.save(waiting)
+    ended = process(JobMessage(job_id=job.job_id, user="capacity-zh", prompt=prompt), services)
+    assert ended.status == "failed" and ended.error.startswith(f"Lambda 连续 {MAX_WAITS} 次没有容量")
+
+
 def test_a_worker_short_of_time_sends_the_job_back_instead_of_being_cut_off_mid_deploy(services, emulator, aws_env):
     import time
 
