@@ -91,6 +91,17 @@ def mint(user: str, secret: str, *, ttl_s: int = DEFAULT_TTL_S, now: float | Non
     return f"{PREFIX}.{payload}.{_b64(signature)}"
 
 
+def mint_with_secret(user: str, secret: str, *, ttl_s: int = DEFAULT_TTL_S, now: float | None = None) -> str:
+    """A ``tg1`` token (HMAC with the secret itself), standard library only: for a tool that holds its own secret,
+    as an exported bundle's does (its mint_token.py), where no platform signs."""
+    check_user(user)
+    if not secret or secret.startswith(KEY_PREFIX):
+        raise ConfigError("cannot mint a token without the secret")
+    claims = {"sub": user, "exp": int((now if now is not None else time.time()) + ttl_s)}
+    payload = _b64(json.dumps(claims, separators=(",", ":")).encode())
+    return f"{LEGACY_PREFIX}.{payload}.{_hmac(secret, payload)}"
+
+
 def _signed(prefix: str, payload: str, signature: str, key: str) -> bool:
     """Whether ``signature`` is the key's over ``payload``."""
     if prefix == LEGACY_PREFIX:

@@ -88,10 +88,13 @@ def test_a_tools_key_cannot_make_a_token_for_anyone_anywhere():
             auth.verify(signed, checker)
 
 
-def test_old_tokens_still_work_where_the_secret_is_known_and_nowhere_else():
-    claims = auth._b64(b'{"sub":"alice","exp":9999999999}')
-    old = f"tg1.{claims}.{auth._hmac(SECRET, claims)}"
-    assert auth.verify(old, SECRET) == "alice"
+def test_secret_signed_tokens_work_where_the_secret_is_known_and_nowhere_else():
+    old = auth.mint_with_secret("alice", SECRET)
+    assert old.startswith("tg1.") and auth.verify(old, SECRET) == "alice"
+    with pytest.raises(AuthError, match="signature"):
+        auth.verify(auth.mint_with_secret("alice", "another secret"), SECRET)
+    with pytest.raises(InvalidInputError):
+        auth.mint_with_secret("a b", SECRET)
     with pytest.raises(AuthError, match="no longer accepted by tools"):
         auth.verify(old, auth.public_key(SECRET))
 

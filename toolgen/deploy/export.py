@@ -20,7 +20,6 @@ import yaml
 from toolgen.deploy.execute import LEASE_MARGIN_S
 from toolgen.deploy.package import runtime_files
 from toolgen.deploy.plan import HANDLER, RUNTIME, TOOL_ALIAS
-from toolgen.ids import USER_RE
 from toolgen.paths import TOOL_HANDLER
 from toolgen.program import ToolProgram
 from toolgen.runtime.app import PAGE_FILE
@@ -69,19 +68,12 @@ MINT_SCRIPT = """\
 \"\"\"A bearer token for this tool, signed with TOOLGEN_SECRET (the stack's TokenSecret), with Python alone.\"\"\"
 
 import argparse
-import base64
-import hashlib
-import hmac
-import json
 import os
-import re
 import sys
-import time
+from pathlib import Path
 
-
-def b64(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
+sys.path.insert(0, str(Path(__file__).resolve().parent / "layer" / "python"))  # the runtime this bundle ships
+from toolgen import auth  # noqa: E402 - its token code is standard library only
 
 parser = argparse.ArgumentParser(description=__doc__)
 parser.add_argument("--user", required=True, help="the tool's owner (tokens of anyone else are refused)")
@@ -90,13 +82,8 @@ args = parser.parse_args()
 secret = os.environ.get("TOOLGEN_SECRET")
 if not secret:
     sys.exit("set TOOLGEN_SECRET to the stack's token secret (see README.md)")
-if not re.fullmatch(r"{user_re}", args.user):
-    sys.exit("not a user name toolgen accepts")
-expires = int(time.time() + args.days * 86400)
-claims = b64(json.dumps({{"sub": args.user, "exp": expires}}, separators=(",", ":")).encode())
-signature = b64(hmac.new(secret.encode(), f"tg1.{{claims}}".encode(), hashlib.sha256).digest())
-print(f"tg1.{{claims}}.{{signature}}")
-""".format(user_re=USER_RE.pattern.removeprefix("^").removesuffix("$"))
+print(auth.mint_with_secret(args.user, secret, ttl_s=int(args.days * 86400)))
+"""
 
 
 def bundle_template(
