@@ -6,7 +6,7 @@ is the seed of an Ed25519 key pair: the platform signs with it; a tool is given 
 (``tgpk1.<base64url(32 bytes)>`` in TOOLGEN_TOKEN_KEY), so it can check a person's tokens but never make one, for
 anyone, at any tool or at the API. (``tg1`` tokens, HMAC-SHA256 with the secret itself, are still accepted where the
 secret is known: the API, the authorizer and tools made before; never by a tool that holds only the public key.)
-Checking is toolgen/ed25519.py (standard library: a tool's cold start imports nothing compiled), about 5 ms the
+Checking is toolgen/ed25519.py (standard library: a tool's cold start imports nothing compiled), 3-5 ms the
 first time a process meets a token and nothing after (the answer is kept); signing, which handles the secret, is
 the `cryptography` package's, imported only where tokens are made (the CLI, the worker's probe).
 """
