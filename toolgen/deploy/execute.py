@@ -363,10 +363,7 @@ def _why(step: Step, code: str) -> str:
 
 def _no_room(error: BaseException) -> bool:
     """Lambda's refusal of a reservation the account has no room for."""
-    code = aws.error_code(error)
-    return code == "LimitExceededException" or (
-        code == "InvalidParameterValueException" and "UnreservedConcurrentExecution" in str(error)
-    )
+    return aws.error_code(error) == "InvalidParameterValueException" and "UnreservedConcurrentExecution" in str(error)
 
 
 def _waiter_code(error: BaseException) -> str:
