@@ -200,10 +200,12 @@ def stored_ids(aws_endpoint: str, tool_id: str, user: str) -> set[str]:
         aws_secret_access_key="x",
     )
     ids: set[str] = set()
+    record = {"pk": {"S": f"USER#{user}"}, "sk": {"S": f"TOOL#{tool_id}"}}
+    home = ddb.get_item(TableName="toolgen", Key=record)["Item"]["home"]["S"]  # the tool's own partition
     for page in ddb.get_paginator("query").paginate(
         TableName="toolgen",
         KeyConditionExpression="pk = :pk",
-        ExpressionAttributeValues={":pk": {"S": f"TOOL#{tool_id}#{user}"}},
+        ExpressionAttributeValues={":pk": {"S": f"{home}#{user}"}},
         ConsistentRead=True,
     ):
         ids |= {item["id"]["S"] for item in page["Items"] if "id" in item}

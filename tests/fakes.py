@@ -26,6 +26,9 @@ class FakeTable:
         found = self.items.get((pk, sk))
         return copy.deepcopy(found) if found else None
 
+    def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+        return [copy.deepcopy(self.items[k]) for k in dict.fromkeys(keys) if k in self.items]
+
     def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]:
         keys = sorted(k for k in self.items if k[0] == pk and k[1].startswith(sk_prefix))
         if newest_first:

@@ -59,6 +59,9 @@ class Settings:
     bucket_name: str = ""
     jobs_queue_url: str = ""
     tool_role_arn: str = ""
+    # The tools' role's unique id (AROA...): with a function's name, the aws:userid its partitions are keyed by
+    # (toolgen/table.py). Read from IAM when not given.
+    tool_role_id: str = ""
     base_layer_arn: str = ""
     secret_value: str = field(default="", repr=False)
     secret_arn: str = ""
@@ -96,6 +99,7 @@ class Settings:
             "bucket_name": "BUCKET_NAME",
             "jobs_queue_url": "JOBS_QUEUE_URL",
             "tool_role_arn": "TOOL_ROLE_ARN",
+            "tool_role_id": "TOOL_ROLE_ID",
             "base_layer_arn": "BASE_LAYER_ARN",
         }
         values = {attr: os.environ.get(env, "") for attr, env in names.items()}

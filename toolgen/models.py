@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from toolgen.table import legacy_home
+
 JobStatus = Literal["queued", "running", "succeeded", "failed", "needs_clarification"]
 StageStatus = Literal["pending", "running", "succeeded", "failed", "skipped"]
 STAGES = ("classify", "recall", "plan", "specify", "deploy", "render", "probe")
@@ -181,7 +183,13 @@ class ToolRecord(BaseModel):
     stale_reason: str | None = None
     limit: ToolLimit | None = None  # None: a tool made before limits were recorded (reserved concurrency then)
     account: str = ""  # the AWS account its function is in ("": the platform's own; toolgen/accounts.py)
+    home: str = ""  # its partition (toolgen/table.py); "": a tool made before homes, at TOOL#<tool_id>
     created_at: float = Field(default_factory=time.time)
+
+    @property
+    def partition(self) -> str:
+        """Where its leases and counters live; each person's rows are under ``<partition>#<user>``."""
+        return self.home or legacy_home(self.tool_id)
 
 
 # --- responses -------------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from toolgen.plans import CachedPlan, LiveTool, plan_key
 from toolgen.program import AggregateOp, ComputeOp, ListOp, ToolProgram
 from toolgen.services import Services
 from toolgen.spec import build_spec, validate_spec
+from toolgen.table import HOME_ENV
 from toolgen.ui import render_page
 
 logger = logging.getLogger(__name__)
@@ -282,8 +283,9 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
         _require_time(deadline, DEPLOY_NEEDS_S, "deploy the tool")
         account = choose(tool_id, s.tool_accounts, s.platform_account_id)
         made.function_name, made.account = function_name, account
+        home = services.tool_home(account, function_name)
         deployed = services.deployer_for(account).deploy(
-            _function_spec(s, program, function_name, tool_id, job.user, account),
+            _function_spec(s, program, function_name, tool_id, job.user, home, account),
             deadline=None if deadline is None else deadline - PROBE_NEEDS_S,
         )
         job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else deployed.url.rstrip("/")
@@ -317,6 +319,7 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
             plan_key=understood.key,
             limit=ToolLimit(concurrency=deployed.concurrency, enforced_by=deployed.enforced_by),
             account=account.account_id,
+            home=home,
         )
     )
     shaped = tuple(m.memory_id for m in _used(recalled, program))
@@ -327,7 +330,7 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
         LiveTool(tool_id, job.tool_url, job.ui_path, function_name, shaped, account.account_id),
     )
     services.memories.mark_used(job.user, program.provenance.memories, tool_id)
-    rewards.register_tool(services.table, job.user, tool_id, program.provenance.memories)
+    rewards.register_tool(services.table, job.user, tool_id, home, program.provenance.memories)
     job.status = "succeeded"
 
 
@@ -364,7 +367,7 @@ FUNCTION_NAME_MAX = 64  # Lambda's limit on a function's name
 
 
 def _function_spec(
-    s: Settings, program: ToolProgram, name: str, tool_id: str, user: str, account: Account = OWN
+    s: Settings, program: ToolProgram, name: str, tool_id: str, user: str, home: str, account: Account = OWN
 ) -> FunctionSpec:
     if len(name) > FUNCTION_NAME_MAX:
         longest = FUNCTION_NAME_MAX - (len(name) - len(s.tool_function_prefix)) - len("-tool-")
@@ -375,6 +378,7 @@ def _function_spec(
         )
     # A tool in another account reaches the platform's table by its ARN, granted by the table's resource policy.
     env = {"TABLE_NAME": s.table_name if account.own else s.table_arn, "TOOL_ID": tool_id, "TOOL_OWNER": user}
+    env[HOME_ENV] = home  # the only partitions its credentials reach (toolgen/table.py)
     # Only the public half of the token key: the tool checks its owner's tokens and can make none (toolgen/auth.py).
     env["TOOLGEN_TOKEN_KEY"] = auth.public_key(s.secret)
     env.update({k: os.environ[k] for k in PASSTHROUGH_ENV if os.environ.get(k)})

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgen import aws
-from toolgen.accounts import Account, Clients
+from toolgen.accounts import TOOL_ROLE, Account, Clients
 from toolgen.config import Settings
 from toolgen.deploy import Deployer
 from toolgen.deploy.invoke import Invoker, LambdaInvoker
@@ -22,7 +22,7 @@ from toolgen.memory.verify import HttpVerifier, Verifier
 from toolgen.planner import Planner
 from toolgen.planner.llm import planner_from_environment
 from toolgen.plans import PlanStore
-from toolgen.table import DynamoTable, ItemTable
+from toolgen.table import DynamoTable, ItemTable, tool_home
 from toolgen.tools import ToolStore
 from toolgen.ui.pages import PageStore
 
@@ -44,6 +44,7 @@ class Services:
     clients: Clients = field(default_factory=Clients, repr=False)
     invokers: dict[str, Invoker] = field(default_factory=dict, repr=False)  # by account id (tests run tools locally)
     _deployers: dict[str, Deployer] = field(default_factory=dict, repr=False)
+    _role_ids: dict[str, str] = field(default_factory=dict, repr=False)
     _sqs: Any = field(default=None, repr=False)
 
     @classmethod
@@ -84,6 +85,24 @@ class Services:
         if account.account_id not in self.invokers:
             self.invokers[account.account_id] = LambdaInvoker(self.clients.client("lambda", account))
         return self.invokers[account.account_id]
+
+    def tool_home(self, account: Account, function_name: str) -> str:
+        """The partition a tool's credentials reach: its role session's aws:userid (toolgen/table.py)."""
+        key = account.account_id
+        if key not in self._role_ids:
+            if account.own and self.settings.tool_role_id:
+                self._role_ids[key] = self.settings.tool_role_id
+            else:
+                arn = self.settings.tool_role_arn if account.own else account.role_arn(TOOL_ROLE)
+                iam = self.clients.client("iam", account)
+                try:
+                    role = iam.get_role(RoleName=arn.rsplit("/", 1)[-1])["Role"]
+                except Exception as e:
+                    if not aws.is_aws_error(e):
+                        raise
+                    raise aws.translate(e, f"iam get_role {arn}") from e
+                self._role_ids[key] = str(role["RoleId"])
+        return tool_home(self._role_ids[key], function_name)
 
     @property
     def sqs(self) -> Any:

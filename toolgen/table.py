@@ -2,8 +2,12 @@
 
 Key design (DESIGN.md section 5): ``pk``/``sk`` strings.
 - ``USER#<user>`` partitions hold a person's jobs (``JOB#``), tools (``TOOL#``) and memories (``MEM#``);
-- ``TOOL#<tool_id>#<user>`` partitions hold a tool's rows, so a tool's role can be limited to the ``TOOL#``
-  prefix with a ``dynamodb:LeadingKeys`` condition and never reach platform items.
+- a tool's *home* ``TOOL#<role id>:<function name>`` holds its lease slots (``LEASE#n``) and its owners' call
+  counters (``USAGE#<user>``), and ``<home>#<user>`` each person's rows. ``<role id>:<function name>`` is what IAM
+  calls the function's ``aws:userid`` (Lambda names the role session after the function), so the tools' role
+  allows exactly ``TOOL#${aws:userid}`` and ``TOOL#${aws:userid}#*`` as ``dynamodb:LeadingKeys``: one tool's
+  credentials reach its own partitions and no other tool's, nor any platform item. Tools made before homes live
+  at ``TOOL#<tool_id>`` (``legacy_home``) until ``toolgen doctor --fix`` moves them.
 The low-level client is used (thread-safe, unlike a resource), or toolgen/awslite.py's in a tool's runtime: both
 take and return DynamoDB's wire JSON, which this module encodes and decodes itself (so a tool's cold start
 imports no boto3). Every client error is turned into toolgen's own here.
@@ -27,13 +31,27 @@ def user_pk(user: str) -> str:
     return f"USER#{user}"
 
 
-def rows_pk(tool_id: str, user: str) -> str:
-    return f"TOOL#{tool_id}#{user}"
+HOME_ENV = "TOOLGEN_PARTITION"  # a tool's home, in its function's environment (TOOLGEN_HOME is the CLI's folder)
 
 
-def usage_pk(user: str) -> str:
-    """A person's tool-call counters: under TOOL# so the tools' role may count, never touching memories."""
-    return f"TOOL#usage#{user}"
+def tool_home(role_id: str, function_name: str) -> str:
+    """A tool's own partition: ``TOOL#`` and the ``aws:userid`` of its function's role session."""
+    return f"TOOL#{role_id}:{function_name}"
+
+
+def legacy_home(tool_id: str) -> str:
+    """Where a tool made before homes keeps its leases, and its rows under ``<home>#<user>``."""
+    return f"TOOL#{tool_id}"
+
+
+def rows_pk(home: str, user: str) -> str:
+    """One person's rows of the tool living at ``home``."""
+    return f"{home}#{user}"
+
+
+def usage_sk(user: str) -> str:
+    """A person's call counter of a tool, in the tool's home (the tool's role may count, never touch memories)."""
+    return f"USAGE#{user}"
 
 
 @dataclass(frozen=True)
@@ -60,6 +78,7 @@ class ItemTable(Protocol):
 
     def put(self, item: dict[str, Any], *, if_absent: bool = False) -> None: ...
     def get(self, pk: str, sk: str) -> dict[str, Any] | None: ...
+    def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]: ...
     def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]: ...
     def update(
         self, pk: str, sk: str, values: dict[str, Any], *, expect: dict[str, Any] | None = None
@@ -136,6 +155,10 @@ def decode(attribute: dict[str, Any]) -> Any:
     raise ValueError(f"unknown DynamoDB attribute type {kind}")
 
 
+BATCH_GET_MAX, BATCH_WRITE_MAX = 100, 25  # DynamoDB's limits on one BatchGetItem / BatchWriteItem
+BATCH_ATTEMPTS = 8  # rounds of unprocessed keys or items before giving up
+
+
 class _Refused(Exception):
     """DynamoDB refused a conditional write (the condition failed, or a transaction was cancelled)."""
 
@@ -186,6 +209,24 @@ class DynamoTable:
     def get(self, pk: str, sk: str) -> dict[str, Any] | None:
         raw = self._call("get_item", Key=self._encode({"pk": pk, "sk": sk}), ConsistentRead=True).get("Item")
         return self._decode(raw) if raw else None
+
+    def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+        """The items of ``keys`` that exist, in no particular order: BatchGetItem, 100 keys a call, consistent."""
+        unique = list(dict.fromkeys(keys))
+        found: list[dict[str, Any]] = []
+        for start in range(0, len(unique), BATCH_GET_MAX):
+            chunk = [self._encode({"pk": pk, "sk": sk}) for pk, sk in unique[start : start + BATCH_GET_MAX]]
+            request: dict[str, Any] = {self.name: {"Keys": chunk, "ConsistentRead": True}}
+            for attempt in range(BATCH_ATTEMPTS):
+                page = self._request("batch_get_item", RequestItems=request)
+                found.extend(self._decode(raw) for raw in page.get("Responses", {}).get(self.name, []))
+                request = page.get("UnprocessedKeys") or {}
+                if not request:
+                    break
+                time.sleep(min(0.05 * 2**attempt, 2.0))  # unprocessed keys are throttling: back off before the rest
+            else:
+                raise AWSError(f"dynamodb batch_get_item left keys unread after {BATCH_ATTEMPTS} attempts")
+        return found
 
     def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]:
         condition = "pk = :pk" + (" AND begins_with(sk, :p)" if sk_prefix else "")
@@ -250,10 +291,10 @@ class DynamoTable:
         self._batch(writes)
 
     def _batch(self, writes: list[dict[str, Any]]) -> None:
-        for start in range(0, len(writes), 25):
-            requests = writes[start : start + 25]
+        for start in range(0, len(writes), BATCH_WRITE_MAX):
+            requests = writes[start : start + BATCH_WRITE_MAX]
             pending: dict[str, Any] = {self.name: requests}
-            for attempt in range(8):
+            for attempt in range(BATCH_ATTEMPTS):
                 result = self._request("batch_write_item", RequestItems=pending)
                 pending = result.get("UnprocessedItems") or {}
                 if not pending:
@@ -261,7 +302,7 @@ class DynamoTable:
                 # Unprocessed items are throttling that botocore's retries do not see; back off before resending.
                 time.sleep(min(0.05 * 2**attempt, 2.0))
             else:
-                raise AWSError("dynamodb batch_write_item left items unprocessed after 8 attempts")
+                raise AWSError(f"dynamodb batch_write_item left items unprocessed after {BATCH_ATTEMPTS} attempts")
 
     def _change(self, step: Change) -> dict[str, Any]:
         names: dict[str, str] = {}

@@ -11,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.e2e.conftest import Server, aws_client, generate, http, running_server
-from toolgen.runtime.lease import lease_pk
 
 PROMPTS = [
     "I want to log my morning runs",
@@ -78,7 +77,9 @@ def test_a_leased_tool_refuses_a_sixth_call_while_five_are_in_flight(small: Serv
     table = aws_client(small, "dynamodb")
     name = table.list_tables()["TableNames"][0]
     until = str(time.time() + 30)
-    slots = [{"pk": {"S": lease_pk(tool["tool_id"])}, "sk": {"S": f"LEASE#{n}"}} for n in range(5)]
+    record = {"pk": {"S": "USER#alice"}, "sk": {"S": f"TOOL#{tool['tool_id']}"}}
+    home = table.get_item(TableName=name, Key=record)["Item"]["home"]["S"]  # the tool's own partition
+    slots = [{"pk": {"S": home}, "sk": {"S": f"LEASE#{n}"}} for n in range(5)]
     for key in slots:  # five calls of this tool in flight in other Lambda environments
         table.put_item(TableName=name, Item={**key, "holder": {"S": f"other-{key['sk']['S']}"}, "until": {"N": until}})
     busy = http("GET", url, token=token)

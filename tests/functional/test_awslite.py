@@ -115,7 +115,7 @@ def test_a_deployed_tool_reads_its_secret_and_rows_without_boto3(aws_env, emulat
     from toolgen.intent import classify
     from toolgen.planner import OfflinePlanner
     from toolgen.runtime import ToolApp
-    from toolgen.table import DynamoTable, rows_pk
+    from toolgen.table import DynamoTable, legacy_home, rows_pk
 
     arn = emulator.client("secretsmanager").create_secret(Name="tool-secret-test", SecretString="tool-s3cret")["ARN"]
     program = OfflinePlanner().plan("a todo list", classify("a todo list"), []).program
@@ -129,7 +129,8 @@ def test_a_deployed_tool_reads_its_secret_and_rows_without_boto3(aws_env, emulat
     token = auth.mint("lia", "tool-s3cret")
     created = app.handle(tool_event("POST", "/tasks", token=token, body={"title": "water the plants"}))
     assert created["statusCode"] == 201, created["body"]
-    rows = DynamoTable(aws_env.table).query(rows_pk("t-lite", "lia"))  # read back through boto3
+    # read back through boto3 (no TOOLGEN_PARTITION given: where tools made before homes keep their rows)
+    rows = DynamoTable(aws_env.table).query(rows_pk(legacy_home("t-lite"), "lia"))
     assert [r["data"]["title"] for r in rows] == ["water the plants"]
     wrong = app.handle(tool_event("GET", "/tasks", token=auth.mint("lia", "another-secret")))
     assert wrong["statusCode"] == 401

@@ -88,10 +88,17 @@ def test_every_setting_a_function_reads_is_given_by_the_template(template):
             Settings.from_env(*needed)  # raises ConfigError naming anything the template forgot
 
 
-def test_tools_may_reach_only_tool_rows(template):
-    statement = template["Resources"]["ToolRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"][0]
-    assert statement["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == ["TOOL#*"]
-    assert "dynamodb:Scan" not in statement["Action"]
+def test_each_tool_may_reach_only_its_own_partitions_and_the_emulator_holds_it_to_the_same_policy(template):
+    policy = template["Resources"]["ToolRole"]["Properties"]["Policies"][0]
+    assert policy["PolicyName"] == platform.TOOL_POLICY
+    statement = policy["PolicyDocument"]["Statement"][0]
+    assert statement["Resource"] == {"Fn::GetAtt": ["Table", "Arn"]}
+    assert {**statement, "Resource": "arn"} == platform.tool_rows_policy("arn")["Statement"][0]
+    assert statement["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == [
+        "TOOL#${aws:userid}",
+        "TOOL#${aws:userid}#*",
+    ]
+    assert "dynamodb:Scan" not in statement["Action"]  # a scan names no partition
 
 
 def _pins(text: str) -> dict[str, str]:
@@ -168,7 +175,7 @@ def test_the_member_account_template_passes_sam_validate_lint_and_names_the_role
     assert resources["DeployerRole"]["Properties"]["RoleName"] == DEPLOYER_ROLE
     assert resources["ToolRole"]["Properties"]["RoleName"] == TOOL_ROLE
     tool_statement = resources["ToolRole"]["Properties"]["Policies"][0]["PolicyDocument"]["Statement"][0]
-    assert tool_statement["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == ["TOOL#*"]
+    assert {**tool_statement, "Resource": "arn"} == platform.tool_rows_policy("arn")["Statement"][0]
     # the platform may assume that role only in the accounts it lists
     worker = template["Resources"]["WorkerFunction"]["Properties"]["Policies"]
     assume = next(s for p in worker for s in p.get("Statement", []) if s.get("Action") == "sts:AssumeRole")

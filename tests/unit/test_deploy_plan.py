@@ -244,7 +244,9 @@ def test_a_stack_name_too_long_for_tool_function_names_fails_the_deploy_saying_h
     tool = "t" + "0" * 20
     ok = "s" * 37 + "-tool-"
     settings = Settings("t", tool_function_prefix=ok, secret_value="s")
-    assert _function_spec(settings, program, ok + tool, tool, "ann").function_name
+    assert _function_spec(settings, program, ok + tool, tool, "ann", "TOOL#h").function_name
     long = "s" * 38 + "-tool-"
     with pytest.raises(StageError, match=r"65 characters.*at most 37 characters"):
-        _function_spec(Settings("t", tool_function_prefix=long, secret_value="s"), program, long + tool, tool, "ann")
+        _function_spec(
+            Settings("t", tool_function_prefix=long, secret_value="s"), program, long + tool, tool, "ann", "TOOL#h"
+        )

@@ -359,9 +359,10 @@ def delete_tool(tool_id: str) -> Response[None]:
 
 def _delete_tool(svc: Services, user: str, record: ToolRecord) -> None:
     svc.deployer_for(Account(record.account)).delete(record.function_name)
-    svc.table.delete_prefix(rows_pk(record.tool_id, user))
+    svc.table.delete_prefix(rows_pk(record.partition, user))
     svc.pages.delete(record.tool_id)
-    rewards.forget_usage(svc.table, user, record.tool_id)
+    rewards.forget_usage(svc.table, user, record.tool_id, record.partition)
+    svc.table.delete_prefix(record.partition)  # its lease slots
     if record.plan_key:
         svc.plans.forget(user, record.plan_key)
     svc.tools.delete(user, record.tool_id)  # last: while any part remains, the record still points at it
@@ -462,7 +463,6 @@ def forget_me() -> Response[None]:
     svc, user = services(), _user()
     for record in svc.tools.list(user):
         _delete_tool(svc, user, record)
-    rewards.forget_usage(svc.table, user)
     svc.memories.forget_user(user)
     svc.table.delete_prefix(user_pk(user))  # jobs, plans, and anything else of theirs
     return Response(204, None, None)

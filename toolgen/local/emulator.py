@@ -20,6 +20,7 @@ from toolgen.local import fidelity
 from toolgen.local.lambda_runtime import FunctionImage
 
 REGION = "us-east-1"
+SESSION_S = 12 * 3600  # a function's role session (moto does not expire it; Lambda renews it)
 # Credentials for the emulator only; moto accepts any.
 CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "toolgen-local",
@@ -72,9 +73,13 @@ class MotoFunctionSource:
     configuration are the ones published; reserved concurrency and the URL belong to the function as a whole.
     """
 
-    def __init__(self, account_id: str = DEFAULT_ACCOUNT_ID, region: str = REGION) -> None:
+    def __init__(self, account_id: str = DEFAULT_ACCOUNT_ID, region: str = REGION, *, sessions: bool = True) -> None:
+        """``sessions``: run functions with their role's session, whose DynamoDB calls fidelity.py checks against
+        the role's policies. moto serves a session from its role's account, so a function reaching another
+        account's table by ARN (tests/functional/test_accounts.py) runs with the emulator's credentials instead."""
         self.account_id = account_id
         self.region = region
+        self.sessions = sessions
 
     def _backend(self) -> Any:
         return lambda_backends[self.account_id][self.region]
@@ -102,6 +107,7 @@ class MotoFunctionSource:
             environment=tuple(sorted((fn.environment_vars or {}).items())),
             layers=tuple(layer["Arn"] for layer in (fn.layers or [])),
             reserved_concurrency=None if reserved is None else int(reserved),
+            role=str(fn.role or ""),
         )
 
     def code(self, name: str) -> bytes:
@@ -118,6 +124,28 @@ class MotoFunctionSource:
         if version is None:
             raise KeyError(arn)
         return bytes(version.code_bytes)
+
+    def credentials(self, image: FunctionImage) -> dict[str, str]:
+        """A session of the function's execution role named after the function, as Lambda makes one: its
+        ``aws:userid`` is ``<role id>:<function name>``."""
+        if not self.sessions or not image.role:
+            return {}
+        from moto.sts.models import sts_backends
+        from moto.utilities.utils import get_partition
+
+        session = sts_backends[self.account_id][get_partition(self.region)].assume_role(
+            region_name=self.region,
+            role_session_name=image.name,
+            role_arn=image.role,
+            policy="",
+            duration=SESSION_S,
+            external_id="",
+        )
+        return {
+            "AWS_ACCESS_KEY_ID": session.access_key_id,
+            "AWS_SECRET_ACCESS_KEY": session.secret_access_key,
+            "AWS_SESSION_TOKEN": session.session_token,
+        }
 
     def url_config(self, name: str) -> dict[str, Any] | None:
         """The function URL's configuration (AuthType, Cors), or None when it has no URL."""

@@ -8,6 +8,10 @@ this process only (the embedded default runs moto in-process). tests/functional/
 It also gives moto an account's concurrency quota, which moto does not keep by default: GetAccountSettings answers
 the quota and what is left unreserved, and PutFunctionConcurrency refuses a reservation that would leave fewer
 than 100 unreserved, with Lambda's own error (`toolgen serve --account-concurrency N`, 1,000 as on a new account).
+
+And it checks what moto never checks: a DynamoDB call made with a role session's credentials (a function's code,
+which the local runtime gives its execution role's session as Lambda does) is allowed only if the role's
+policies allow it, evaluated by toolgen/local/iam.py; refused with DynamoDB's AccessDeniedException otherwise.
 """
 
 from __future__ import annotations
@@ -149,6 +153,7 @@ def apply() -> None:
 
     setattr(models.LambdaBackend, "add_permission", add_permission)  # noqa: B010
     _patch_account(models)
+    _patch_dynamodb_authorization()
     _patch_delete(models)
     _patch_logging(models)
     _patch_layers(models)
@@ -244,3 +249,89 @@ def _patch_logging(models: Any) -> None:
     setattr(function_class, "__init__", init)  # noqa: B010
     setattr(function_class, "get_configuration", get_configuration)  # noqa: B010
     setattr(function_class, "update_configuration", update_configuration)  # noqa: B010
+
+
+def _session_policies(handler: Any) -> tuple[Any, list[list[Any]]] | None:
+    """(session, policy sets that must each allow) of the role session making this call; None for any other
+    credentials (the emulator's own: its operator)."""
+    from moto.iam.models import iam_backends
+    from moto.sts.models import sts_backends
+    from moto.utilities.utils import get_partition
+
+    partition = get_partition(handler.region)
+    session = sts_backends[handler.current_account][partition].get_assumed_role_from_access_key(
+        handler.get_access_key()
+    )
+    if session is None:
+        return None
+    try:
+        role = iam_backends[session.account_id][partition].get_role_by_arn(session.role_arn)
+    except Exception:  # noqa: BLE001 - moto's not-found: a session of a role since deleted holds nothing
+        return session, [[]]
+    identity: list[Any] = list(role.policies.values())
+    for managed in role.managed_policies.values():
+        identity += [v.document for v in managed.versions if v.is_default]
+    sets = [identity]
+    if session.policy:  # a session policy narrows the role's: both must allow
+        sets.append([session.policy])
+    return session, sets
+
+
+def _denied(handler: Any) -> tuple[int, dict[str, str], str] | None:
+    """DynamoDB's answer when IAM would refuse this call, else None."""
+    import json
+
+    from moto.dynamodb.models import dynamodb_backends
+
+    from toolgen.local import iam
+
+    found = _session_policies(handler)
+    if found is None:
+        return None
+    session, policy_sets = found
+    backend = dynamodb_backends[handler.current_account][handler.region]
+    partition = session.partition
+
+    def table_arn(name: str) -> str:
+        if name.startswith("arn:"):
+            return name
+        return f"arn:{partition}:dynamodb:{handler.region}:{handler.current_account}:table/{name}"
+
+    def hash_key(name: str) -> str:
+        try:
+            return str(backend.get_table(name).hash_key_attr)
+        except Exception:  # noqa: BLE001 - no such table: nothing to read keys by (AWS checks access first)
+            return ""
+
+    try:
+        body = json.loads(handler.body or "{}")
+    except ValueError:
+        return None  # moto answers a malformed body itself
+    caller = {
+        "aws:userid": [session.user_id],
+        "aws:PrincipalArn": [session.role_arn],
+        "aws:PrincipalAccount": [session.account_id],
+    }
+    action = handler._get_action()
+    for request in iam.dynamodb_requests(action, body, table_arn, hash_key):
+        request.context.update(caller)
+        if not all(iam.allowed(policies, request) for policies in policy_sets):
+            message = (
+                f"User: {session.arn} is not authorized to perform: {request.action} on resource: "
+                f"{request.resource} because no identity-based policy allows the {request.action} action"
+            )
+            error = {"__type": "com.amazon.coral.service#AccessDeniedException", "Message": message}
+            return 400, {"Content-Type": "application/x-amz-json-1.0"}, json.dumps(error)
+    return None
+
+
+def _patch_dynamodb_authorization() -> None:
+    from moto.dynamodb.responses import DynamoHandler
+
+    original = DynamoHandler.call_action
+
+    @functools.wraps(original)
+    def call_action(self: Any) -> Any:
+        return _denied(self) or original(self)
+
+    setattr(DynamoHandler, "call_action", call_action)  # noqa: B010

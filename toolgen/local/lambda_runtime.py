@@ -47,6 +47,7 @@ class FunctionImage:
     layers: tuple[str, ...]
     reserved_concurrency: int | None = field(default=None, compare=False)
     version: str = "$LATEST"
+    role: str = ""  # its execution role's ARN
 
     @property
     def qualified(self) -> str:
@@ -62,6 +63,9 @@ class FunctionSource(Protocol):
     def code(self, name: str) -> bytes: ...
     def layer(self, arn: str) -> bytes: ...
     def url_config(self, name: str) -> dict[str, Any] | None: ...
+    def credentials(self, image: FunctionImage) -> dict[str, str]:
+        """The AWS credentials a new environment of ``image`` runs with ({}: the runtime's own)."""
+        ...
 
 
 @dataclass
@@ -296,6 +300,7 @@ class LocalLambdaRuntime:
         read_fd, write_fd = os.pipe()
         env = {
             **self.base_env,
+            **self.source.credentials(image),  # as on Lambda: a session of the function's execution role
             **dict(image.environment),
             "_HANDLER": image.handler,
             "_TOOLGEN_RESULT_FD": str(write_fd),

@@ -42,6 +42,38 @@ LAMBDA_TRUST = json.dumps(
 )
 
 
+TOOL_POLICY = "tool-rows-only"
+
+
+def tool_rows_policy(table_arn: str) -> dict[str, Any]:
+    """template.yaml's ToolRole policy: a tool reaches only its own partitions, ``TOOL#`` and its role session's
+    ``aws:userid`` (toolgen/table.py). The emulator holds tools to it (fidelity.py, iam.py)."""
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Action": [
+                    "dynamodb:GetItem",
+                    "dynamodb:PutItem",
+                    "dynamodb:UpdateItem",
+                    "dynamodb:DeleteItem",
+                    "dynamodb:Query",
+                ],
+                "Resource": table_arn,
+                "Condition": {
+                    "ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TOOL#${aws:userid}", "TOOL#${aws:userid}#*"]}
+                },
+            }
+        ],
+    }
+
+
+# The platform's own functions: template.yaml scopes their roles; the emulator lets them do anything, as it lets
+# its operator (only tools' roles are what the emulator is there to hold to account).
+PLATFORM_POLICY = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
+
+
 @dataclass(frozen=True)
 class Resources:
     table: str
@@ -51,10 +83,13 @@ class Resources:
     dlq_url: str
     layer_arn: str
     tool_role_arn: str
+    tool_role_id: str
 
 
-def _role(iam: Any, name: str) -> str:
-    return str(iam.create_role(RoleName=name, AssumeRolePolicyDocument=LAMBDA_TRUST)["Role"]["Arn"])
+def _role(iam: Any, name: str, policy_name: str, policy: dict[str, Any]) -> dict[str, Any]:
+    role: dict[str, Any] = iam.create_role(RoleName=name, AssumeRolePolicyDocument=LAMBDA_TRUST)["Role"]
+    iam.put_role_policy(RoleName=name, PolicyName=policy_name, PolicyDocument=json.dumps(policy))
+    return role
 
 
 def _function_zip(name: str) -> bytes:
@@ -101,7 +136,8 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
         CompatibleRuntimes=[RUNTIME],
         Description="toolgen runtime and templates (third-party requirements: layers/base/requirements.txt)",
     )["LayerVersionArn"]
-    tool_role = _role(iam, "toolgen-tool-role")
+    table_arn = ddb.describe_table(TableName=TABLE)["Table"]["TableArn"]
+    tool_role = _role(iam, "toolgen-tool-role", TOOL_POLICY, tool_rows_policy(table_arn))
     common = {"TABLE_NAME": TABLE, "BUCKET_NAME": BUCKET, "TOOLGEN_SECRET": secret, **extra_env}
     functions = {
         API_FUNCTION: (
@@ -121,7 +157,8 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
             WORKER_MEMORY_MB,
             {
                 **common,
-                "TOOL_ROLE_ARN": tool_role,
+                "TOOL_ROLE_ARN": tool_role["Arn"],
+                "TOOL_ROLE_ID": tool_role["RoleId"],
                 "BASE_LAYER_ARN": layer_arn,
                 "JOBS_QUEUE_URL": queue_url,
                 "TOOL_FUNCTION_PREFIX": TOOL_FUNCTION_PREFIX,
@@ -143,7 +180,7 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
         lam.create_function(
             FunctionName=name,
             Runtime=RUNTIME,
-            Role=_role(iam, f"{name}-role"),
+            Role=_role(iam, f"{name}-role", "platform", PLATFORM_POLICY)["Arn"],
             Handler="app.handler",
             Code={"ZipFile": _function_zip(folder)},
             Timeout=timeout,
@@ -151,4 +188,4 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
             Layers=[layer_arn],
             Environment={"Variables": env},
         )
-    return Resources(TABLE, BUCKET, queue_url, queue_arn, dlq_url, layer_arn, tool_role)
+    return Resources(TABLE, BUCKET, queue_url, queue_arn, dlq_url, layer_arn, tool_role["Arn"], tool_role["RoleId"])

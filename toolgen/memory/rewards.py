@@ -1,9 +1,11 @@
 """Reward from use, credited to exactly the memories that shaped each tool.
 
-- A tool call: the tool runtime adds 1 to its counter in ``TOOL#usage#<user>`` (a partition the tools' role may
-  write; it can never touch the person's memories). Before each recall the platform folds the counters it has
-  not yet credited into ``uses`` of the memories that shaped each tool: one query, and writes only for tools
-  that were used.
+- A tool call: the tool runtime adds 1 to its owner's counter in the tool's own home (``<home>`` /
+  ``USAGE#<user>``, a partition only that tool's credentials reach; it can never touch the person's memories).
+  The platform keeps a ledger per tool in the person's partition (``USER#<user>`` / ``USAGE#<tool_id>``: the
+  tool's home, the memories that shaped it, how many calls are credited). Before each recall it folds the calls
+  not yet credited into ``uses`` of those memories: one query of the ledger, one BatchGetItem of the counters,
+  and writes only for tools that were used.
 - A follow-up request (a repeat answered by an existing tool): ``turns`` + 1.
 - A suggestion accepted or rejected (POST /v1/feedback): ``interventions_tried`` + 1, and ``_succeeded`` + 1
   when accepted; "used" counts as a use.
@@ -13,37 +15,43 @@ from __future__ import annotations
 
 from toolgen.errors import ConflictError, InvalidInputError
 from toolgen.memory.store import MemoryStore
-from toolgen.table import ItemTable, usage_pk
+from toolgen.table import ItemTable, usage_sk, user_pk
 
 SIGNALS = {
     "used": {"uses": 1},
     "accepted": {"interventions_tried": 1, "interventions_succeeded": 1},
     "rejected": {"interventions_tried": 1},
 }
+LEDGER = "USAGE#"  # sk prefix of the platform's per-tool ledger in a person's partition
 
 
-def count_use(table: ItemTable, tool_id: str, user: str) -> None:
-    """One call of a tool by its owner (done by the tool runtime after each successful call)."""
-    table.add(usage_pk(user), tool_id, {"calls": 1})
+def count_use(table: ItemTable, home: str, user: str) -> None:
+    """One call of the tool living at ``home`` by its owner (the tool runtime, after each successful call)."""
+    table.add(home, usage_sk(user), {"calls": 1})
 
 
-def register_tool(table: ItemTable, user: str, tool_id: str, memory_ids: list[str]) -> None:
-    """A new tool's counter, with the memories its use will be credited to."""
-    table.put({"pk": usage_pk(user), "sk": tool_id, "calls": 0, "credited": 0, "memories": memory_ids})
+def register_tool(table: ItemTable, user: str, tool_id: str, home: str, memory_ids: list[str]) -> None:
+    """A new tool's ledger: where its calls are counted and the memories its use will be credited to."""
+    table.put({"pk": user_pk(user), "sk": LEDGER + tool_id, "home": home, "credited": 0, "memories": memory_ids})
 
 
 def fold(table: ItemTable, store: MemoryStore, user: str) -> int:
     """Credit uncredited tool calls to the memories that shaped each tool; how many calls were credited."""
+    ledger = table.query(user_pk(user), LEDGER)
+    if not ledger:
+        return 0
+    counters = {item["pk"]: item for item in table.get_many([(e["home"], usage_sk(user)) for e in ledger])}
     credited = 0
-    for item in table.query(usage_pk(user)):
-        calls, done = int(item.get("calls", 0)), int(item.get("credited", 0))
+    for entry in ledger:
+        calls, done = int(counters.get(entry["home"], {}).get("calls", 0)), int(entry.get("credited", 0))
         if calls <= done:
             continue
         try:  # claim the calls first, so two processes folding at once cannot both credit them
-            table.update(item["pk"], item["sk"], {"credited": calls}, expect={"credited": item.get("credited", 0)})
+            table.update(entry["pk"], entry["sk"], {"credited": calls}, expect={"credited": entry.get("credited", 0)})
         except ConflictError:
             continue
-        store.credit(user, list(item.get("memories", [])), {"uses": calls - done}, reason=f"tool {item['sk']} used")
+        tool_id = entry["sk"].removeprefix(LEDGER)
+        store.credit(user, list(entry.get("memories", [])), {"uses": calls - done}, reason=f"tool {tool_id} used")
         credited += calls - done
     return credited
 
@@ -58,11 +66,10 @@ def feedback(store: MemoryStore, user: str, memory_ids: list[str], signal: str, 
     return memory_ids
 
 
-def forget_usage(table: ItemTable, user: str, tool_id: str | None = None) -> None:
-    if tool_id is None:
-        table.delete_prefix(usage_pk(user))
-    else:
-        table.delete(usage_pk(user), tool_id)
+def forget_usage(table: ItemTable, user: str, tool_id: str, home: str) -> None:
+    """A deleted tool's ledger and its owner's counter."""
+    table.delete(user_pk(user), LEDGER + tool_id)
+    table.delete(home, usage_sk(user))
 
 
-__all__ = ["count_use", "feedback", "fold", "forget_usage", "register_tool", "usage_pk"]
+__all__ = ["count_use", "feedback", "fold", "forget_usage", "register_tool"]

@@ -29,7 +29,7 @@ from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV, RETRY_AFTER_S, Busy, Leas
 from toolgen.runtime.messages import Message, say
 from toolgen.runtime.rows import RowStore
 from toolgen.runtime.values import check_object
-from toolgen.table import DynamoTable, ItemTable, usage_pk
+from toolgen.table import HOME_ENV, DynamoTable, ItemTable, legacy_home, usage_sk
 
 if TYPE_CHECKING:  # a deployed tool reads its program as views (toolgen/runtime/view.py), without pydantic
     from toolgen.program import ToolProgram
@@ -59,8 +59,10 @@ class ToolApp:
         clock: Callable[[], dt.date] | None = None,
         page: dict[str, str] | None = None,
         leases: Leases | None = None,
+        home: str = "",
     ) -> None:
         self.program = program
+        self.home = home or legacy_home(tool_id)  # its partition: leases, counters, and <home>#<user> rows
         self.leases = leases  # the limit of calls at once, when Lambda does not reserve it (lease.py)
         self.page = page  # {"html", "csp"}: an exported tool serves its own page at GET / to browsers
         self.clock = clock or (lambda: dt.datetime.now(dt.UTC).date())
@@ -82,12 +84,13 @@ class ToolApp:
         program = view.load(program_path)
         page_path = Path(program_path).with_name(PAGE_FILE)
         client = awslite.client("dynamodb")
+        home = os.environ.get(HOME_ENV) or legacy_home(os.environ["TOOL_ID"])
         leases = None
         if os.environ.get(LIMIT_ENV):
             leases = Leases(
                 client,
                 os.environ["TABLE_NAME"],
-                os.environ["TOOL_ID"],
+                home,
                 limit=int(os.environ[LIMIT_ENV]),
                 hold_s=float(os.environ.get(HOLD_ENV) or 12),
             )
@@ -95,6 +98,7 @@ class ToolApp:
             program,
             tool_id=os.environ["TOOL_ID"],
             owner=os.environ["TOOL_OWNER"],
+            home=home,
             table=DynamoTable(os.environ["TABLE_NAME"], client=client),
             secret=auth.secret_from_environment(),
             page=json.loads(page_path.read_text()) if page_path.exists() else None,
@@ -169,7 +173,7 @@ class ToolApp:
     def _count_use(self, user: str) -> None:
         """One successful call, for the reward of the memories that shaped this tool (never fails the call)."""
         try:
-            self.table.add(usage_pk(user), self.tool_id, {"calls": 1})
+            self.table.add(self.home, usage_sk(user), {"calls": 1})
         except ToolgenError:
             logger.warning("could not count a use of %s", self.tool_id, exc_info=True)
 
@@ -188,7 +192,7 @@ class ToolApp:
 
     def run(self, op: Any, user: str, row_id: str | None, query: dict[str, str], body: Any) -> dict[str, Any]:
         """Run one operation for ``user``."""
-        rows, today = RowStore(self.table, self.tool_id, user), self.clock()
+        rows, today = RowStore(self.table, self.home, user), self.clock()
         kind = op.kind  # dispatch on the kind, so validated models and views (view.py) are served alike
         if kind == "create":
             return response(201, operations.create(self.program, op, rows, body, today))

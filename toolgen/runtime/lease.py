@@ -14,8 +14,8 @@ Cost: two writes a call when a slot is free (one to take, one to give back); a r
 bench/lease.py measures it. If the table cannot be reached the call goes ahead unlimited (and says so in the log):
 the limit protects the account from one tool, it must not take the tool down with the table.
 
-Slots live in the partition ``TOOL#<tool_id>``, under the tools' ``TOOL#`` prefix and apart from every person's
-rows (``TOOL#<tool_id>#<user>``). Standard library only, as everything a tool's cold start imports.
+Slots live in the tool's home partition (toolgen/table.py: the only one besides ``<home>#<user>`` its credentials
+reach), apart from every person's rows. Standard library only, as everything a tool's cold start imports.
 """
 
 from __future__ import annotations
@@ -32,10 +32,6 @@ logger = logging.getLogger(__name__)
 LIMIT_ENV = "TOOLGEN_LEASE_LIMIT"  # set on a tool deployed without reserved concurrency: its calls at once
 HOLD_ENV = "TOOLGEN_LEASE_HOLD_S"  # how long a slot stays taken by a call that never gave it back
 RETRY_AFTER_S = 1
-
-
-def lease_pk(tool_id: str) -> str:
-    return f"TOOL#{tool_id}"
 
 
 class Busy(Exception):
@@ -59,7 +55,7 @@ class Leases:
         self,
         client: Any,
         table_name: str,
-        tool_id: str,
+        home: str,
         *,
         limit: int,
         hold_s: float,
@@ -68,7 +64,7 @@ class Leases:
         if limit < 1 or hold_s <= 0:
             raise ValueError("a lease needs a limit of at least 1 and a positive hold")
         self.client, self.table_name, self.limit, self.hold_s, self.clock = client, table_name, limit, hold_s, clock
-        self.pk = lease_pk(tool_id)
+        self.pk = home
 
     def _key(self, slot: int) -> dict[str, Any]:
         return {"pk": {"S": self.pk}, "sk": {"S": f"LEASE#{slot}"}}

@@ -1,4 +1,4 @@
-"""A tool's rows: one partition per tool and person (``TOOL#<tool_id>#<user>``), one item per row.
+"""A tool's rows: one partition per tool and person (``<home>#<user>``, toolgen/table.py), one item per row.
 
 Field values sit in a ``data`` map so that no field name can collide with the table's own attributes.
 """
@@ -33,9 +33,9 @@ def _row(item: dict[str, Any]) -> dict[str, Any]:
 class RowStore:
     """Rows of one tool for one person."""
 
-    def __init__(self, table: ItemTable, tool_id: str, user: str) -> None:
+    def __init__(self, table: ItemTable, home: str, user: str) -> None:
         self.table = table
-        self.pk = rows_pk(tool_id, user)
+        self.pk = rows_pk(home, user)
 
     def _sk(self, entity: str, row_id: str) -> str:
         if not ROW_ID_RE.match(row_id):
