@@ -99,7 +99,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         tool_function_prefix=where.tool_function_prefix,
         accounts=where.tool_accounts,
     )
-    findings = doctor.examine(grace=timedelta(minutes=args.grace), everything=args.all)
+    findings = doctor.examine(grace=timedelta(minutes=args.grace), everything=args.all, deep=args.deep)
     for finding in findings:
         print(finding)
     removable = [f for f in findings if f.removable]
@@ -152,6 +152,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--stack", help="the CloudFormation stack (default: environment, else a running toolgen serve)")
     s.add_argument("--fix", action="store_true", help="remove what is found")
     s.add_argument("--all", action="store_true", help="every tool's function, page and rows, owned or not (teardown)")
+    s.add_argument(
+        "--deep",
+        action="store_true",
+        help="also list every function (slow with many tools): finds functions nothing in the table names, and "
+        "records whose function is gone",
+    )
     s.add_argument(
         "--grace", type=float, default=15.0, help="minutes: leave alone anything changed this recently (default 15)"
     )

@@ -44,8 +44,9 @@ def test_doctor_removes_what_no_record_owns_and_leaves_live_tools_working(platfo
     s3.put_object(Bucket="toolgen-pages", Key=f"pages/{stray}/index.html", Body=b"<p>stray</p>")
     ddb.put_item(TableName="toolgen", Item={"pk": {"S": f"TOOL#{stray}#nia"}, "sk": {"S": "ROW#r1"}})
 
-    # when the doctor looks (nothing is recent enough to spare with --grace 0)
-    looked = doctor(platform, "--grace", "0")
+    # when the doctor looks (nothing is recent enough to spare with --grace 0), listing every function (no job
+    # names the stray one)
+    looked = doctor(platform, "--grace", "0", "--deep")
 
     # then it names the three leftovers, and not the live tool
     assert looked.returncode == 1, looked.stdout + looked.stderr
@@ -55,7 +56,7 @@ def test_doctor_removes_what_no_record_owns_and_leaves_live_tools_working(platfo
     assert "3 to remove" in looked.stdout
 
     # and with --fix they are gone, while the live tool still answers with its data
-    fixed = doctor(platform, "--grace", "0", "--fix")
+    fixed = doctor(platform, "--grace", "0", "--deep", "--fix")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "removed 3" in fixed.stdout
     names = [f["FunctionName"] for f in lam.list_functions()["Functions"]]
@@ -78,12 +79,13 @@ def test_doctor_reports_a_tool_that_lost_its_function_and_spares_recent_leftover
     job = generate(platform, "a reading list", user="oli")
     assert job["status"] == "succeeded", job
     aws_client(platform, "lambda").delete_function(FunctionName=f"toolgen-tool-{job['tool_id']}")
-    looked = doctor(platform)  # the default grace: a leftover made a moment ago might still be someone's job
+    assert job["tool_id"] not in doctor(platform).stdout  # the table alone cannot tell: it takes a listing
+    looked = doctor(platform, "--deep")  # the default grace: a leftover made a moment ago might be someone's job
     assert looked.returncode == 1
     assert (
         f"report  record    {job['tool_id']}" in looked.stdout and "oli's tool has lost its function" in looked.stdout
     )
-    assert doctor(platform, "--fix").returncode == 1  # a lost function is for a person to decide, not the doctor
+    assert doctor(platform, "--deep", "--fix").returncode == 1  # a lost function is for a person to decide
 
 
 def test_doctor_without_a_platform_says_where_to_look(tmp_path):

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import boto3
 import pytest
 
 from toolgen.accounts import DEPLOYER_ROLE, TOOL_ROLE, Account, Clients, choose
@@ -68,7 +69,8 @@ def members(aws_env, emulator, monkeypatch, tmp_path: Path) -> Iterator[Services
     runtimes = []
     for member in (PLATFORM, *MEMBERS):  # each account's tools run from that account's functions
         env = {"PATH": "/usr/bin:/bin", **emulator.environment(), "POWERTOOLS_LOG_LEVEL": "WARNING"}
-        runtime = LocalLambdaRuntime(MotoFunctionSource(member), tmp_path / member, env)
+        # moto would serve a member's role session from the member's own DynamoDB, where the table is not
+        runtime = LocalLambdaRuntime(MotoFunctionSource(member, sessions=member == PLATFORM), tmp_path / member, env)
         runtimes.append(runtime)
         if member == PLATFORM:
             services.invoker = RuntimeInvoker(runtime)
@@ -132,22 +134,37 @@ def test_the_doctor_finds_and_removes_an_orphan_in_a_member_account(members: Ser
     from toolgen.deploy.package import zip_files
     from toolgen.deploy.plan import FunctionSpec
     from toolgen.ids import tool_id
+    from toolgen.models import Job
 
     member = Account(MEMBERS[1])
-    orphan = f"{services_prefix(members)}{tool_id()}"  # a worker died after deploying it: no record, no job
-    members.deployer_for(member).deploy(
-        FunctionSpec(orphan, member.role_arn(TOOL_ROLE), "", zip_files([("app.py", b"x = 1")]))
-    )
+    named, unnamed = tool_id(), tool_id()
+    for orphan in (named, unnamed):
+        members.deployer_for(member).deploy(
+            FunctionSpec(
+                services_prefix(members) + orphan, member.role_arn(TOOL_ROLE), "", zip_files([("app.py", b"x")])
+            )
+        )
+    # a worker died after deploying one of them: its job names it, and no record owns it
+    members.jobs.create(Job(job_id=sortable_id("j"), user="uma", prompt="x", tool_id=named, status="failed"))
+    own_lambda = boto3.client("lambda")
+    listed = []
+    own_lambda.meta.events.register("before-call.lambda.ListFunctions", lambda **_: listed.append(1))
     doctor = Doctor(
         table_name=aws_env.table,
         bucket_name=aws_env.bucket,
         tool_function_prefix=services_prefix(members),
         accounts=MEMBERS,
+        clients={"lambda": own_lambda},
     )
-    findings = [f for f in doctor.examine(grace=timedelta(0)) if f.name == orphan]
-    assert [f.kind for f in findings] == ["function"]
-    assert doctor.fix(findings) == findings
-    assert orphan not in functions(members, MEMBERS[1])
+    # from the table: the one a job names is found in its account, and no function was listed
+    findings = [f for f in doctor.examine(grace=timedelta(0)) if f.tool_id in (named, unnamed)]
+    assert [(f.kind, f.tool_id, f.account) for f in findings] == [("function", named, MEMBERS[1])]
+    assert listed == []
+    # the deep survey lists them all, and finds the one nothing names
+    deep = [f for f in doctor.examine(grace=timedelta(0), deep=True) if f.tool_id in (named, unnamed)]
+    assert sorted(f.tool_id for f in deep) == sorted((named, unnamed)) and listed
+    assert doctor.fix(deep) == deep
+    assert not {services_prefix(members) + t for t in (named, unnamed)} & set(functions(members, MEMBERS[1]))
 
 
 def services_prefix(services: Services) -> str:

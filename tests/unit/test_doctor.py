@@ -16,6 +16,7 @@ def inventory(**changes) -> Inventory:
         rows={f"TOOL#{OWNED}#ann": OWNED, f"TOOL#{ORPHAN}#ann": ORPHAN},
         records={OWNED: "ann"},
         busy={BUSY: NOW - timedelta(minutes=2)},
+        listed=True,
     )
     for name, value in changes.items():
         setattr(found, name, value)
@@ -52,6 +53,18 @@ def test_a_record_whose_function_is_gone_is_reported_not_removed():
     findings = [f for f in diagnose(lost, now=NOW, grace=timedelta(0)) if f.kind == "record"]
     assert found(findings) == [("record", OWNED, False)]
     assert "ann" in findings[0].reason
+
+
+def test_without_listing_every_function_a_record_is_not_taken_to_have_lost_its_function():
+    table_driven = inventory(functions={}, listed=False)  # only functions of unowned tool ids were looked up
+    assert [f for f in diagnose(table_driven, now=NOW, grace=timedelta(0)) if f.kind == "record"] == []
+
+
+def test_a_tool_recorded_before_per_tool_partitions_is_reported_for_a_person_to_remake():
+    findings = diagnose(inventory(unhomed={OWNED}), now=NOW, grace=timedelta(0))
+    assert [(f.kind, f.tool_id, f.removable) for f in findings if "per-tool partitions" in f.reason] == [
+        ("record", OWNED, False)
+    ]
 
 
 def test_an_orphan_function_says_which_account_it_is_in():

@@ -2,8 +2,15 @@
 
 Tools are made at run time, outside any stack, so a crash in the wrong place (a worker killed between deploy and
 record, a delete that stopped half-way) can leave a function, a page or a tool's rows with nothing pointing at
-them. The doctor surveys functions under the tool prefix, pages in the bucket and rows partitions in the table,
-and compares them with the tool records; ``diagnose`` is pure and tested as data, like a deploy plan.
+them. The doctor reads the table (records, jobs, rows partitions) and the bucket's pages, and compares them with
+the tool records; ``diagnose`` is pure and tested as data, like a deploy plan.
+
+Functions are found from the table, not by listing them: every tool function is made by a job, which names its
+tool id first, so the doctor asks Lambda (GetFunction, outside the control plane's 15 calls a second) only about
+tool ids that something names and no record owns. ``deep`` also lists every function of every account
+(ListFunctions, 50 a page, sharing those 15 calls a second with deploys: minutes at 100,000 tools): it finds
+functions nothing in the table names (made by hand, or left by a forget-me that stopped half-way) and records
+whose function is gone.
 
 What is never touched: anything a job still in progress names (it is being made right now; a job that has not
 moved for an hour is taken to be dead), and anything changed within the grace period (it may belong to a job
@@ -56,6 +63,9 @@ class Inventory:
     rows: dict[str, str] = field(default_factory=dict)  # partition key -> tool id
     records: dict[str, str] = field(default_factory=dict)  # tool id -> user
     busy: dict[str, datetime] = field(default_factory=dict)  # tool id -> last update of a job not yet ended
+    named: set[str] = field(default_factory=set)  # tool ids any job names
+    unhomed: set[str] = field(default_factory=set)  # tools recorded before per-tool partitions (toolgen/table.py)
+    listed: bool = False  # functions holds every tool function (a deep survey), so a record's absence means loss
 
 
 def diagnose(inventory: Inventory, *, now: datetime, grace: timedelta) -> list[Finding]:
@@ -77,7 +87,13 @@ def diagnose(inventory: Inventory, *, now: datetime, grace: timedelta) -> list[F
     for pk, tool_id in sorted(inventory.rows.items()):
         if not owned(tool_id, None):
             findings.append(Finding("rows", pk, tool_id, "rows of a tool that no longer exists"))
-    for tool_id, user in sorted(inventory.records.items()):
+    for tool_id in sorted(inventory.unhomed & set(inventory.records)):
+        reason = (
+            f"{inventory.records[tool_id]}'s tool was made before per-tool partitions and its role no longer reaches "
+            "its rows: delete it and ask for it again"
+        )
+        findings.append(Finding("record", tool_id, tool_id, reason, removable=False))
+    for tool_id, user in sorted(inventory.records.items()) if inventory.listed else ():
         if tool_id not in inventory.functions and tool_id not in busy:
             reason = f"{user}'s tool has lost its function: delete it or ask for it again"
             findings.append(Finding("record", tool_id, tool_id, reason, removable=False))
@@ -112,17 +128,10 @@ class Doctor:
             self._clients[service] = aws.client(service)
         return self._clients[service]
 
-    def survey(self) -> Inventory:
-        """Read every function, page and item the doctor judges (a full scan: an operator's tool, not a hot path)."""
-        found = Inventory()
-        for account in ("", *self.accounts):
-            for page in self._lambda(account).get_paginator("list_functions").paginate():
-                for fn in page["Functions"]:
-                    name = fn["FunctionName"]
-                    tool_id = name[len(self.prefix) :]
-                    if name.startswith(self.prefix) and TOOL_ID_RE.match(tool_id):
-                        found.functions[tool_id] = (name, _when(fn.get("LastModified")))
-                        found.accounts[tool_id] = account
+    def survey(self, *, deep: bool = False) -> Inventory:
+        """Read every item and page the doctor judges (a full scan: an operator's tool, not a hot path), and the
+        functions of tool ids nothing owns; ``deep``: every function of every account."""
+        found = Inventory(listed=deep)
         for page in (
             self.client("s3").get_paginator("list_objects_v2").paginate(Bucket=self.bucket_name, Prefix="pages/")
         ):
@@ -135,7 +144,7 @@ class Doctor:
             .get_paginator("scan")
             .paginate(
                 TableName=self.table_name,
-                ProjectionExpression="pk, sk, #s, tool_id, updated_at",
+                ProjectionExpression="pk, sk, #s, tool_id, updated_at, home",
                 ExpressionAttributeNames={"#s": "status"},
                 ConsistentRead=True,
             )
@@ -143,24 +152,55 @@ class Doctor:
         for page in scan:
             for raw in page["Items"]:
                 self._sort(found, {k: decode(v) for k, v in raw.items()})
+        if deep:
+            for account in ("", *self.accounts):
+                for page in self._lambda(account).get_paginator("list_functions").paginate():
+                    for fn in page["Functions"]:
+                        self._function_found(found, fn, account)
+            return found
+        unowned = (found.named | set(found.rows.values()) | set(found.pages)) - set(found.records)
+        for tool_id in sorted(unowned):
+            for account in ("", *self.accounts):
+                try:
+                    fn = self._lambda(account).get_function(FunctionName=self.prefix + tool_id)["Configuration"]
+                except Exception as e:
+                    if aws.error_code(e) == "ResourceNotFoundException":
+                        continue
+                    raise
+                self._function_found(found, fn, account)
+                break
         return found
 
-    @staticmethod
-    def _sort(found: Inventory, item: dict[str, Any]) -> None:
+    def _function_found(self, found: Inventory, fn: dict[str, Any], account: str) -> None:
+        name = fn["FunctionName"]
+        tool_id = name[len(self.prefix) :]
+        if name.startswith(self.prefix) and TOOL_ID_RE.match(tool_id):
+            found.functions[tool_id] = (name, _when(fn.get("LastModified")))
+            found.accounts[tool_id] = account
+
+    def _sort(self, found: Inventory, item: dict[str, Any]) -> None:
         pk, sk = str(item["pk"]), str(item["sk"])
         if pk.startswith("USER#") and sk.startswith("TOOL#"):
             found.records[sk[5:]] = pk[5:]
-        elif pk.startswith("USER#") and sk.startswith("JOB#") and item.get("status") not in TERMINAL:
-            if item.get("tool_id"):
+            if not item.get("home"):
+                found.unhomed.add(sk[5:])
+        elif pk.startswith("USER#") and sk.startswith("JOB#") and item.get("tool_id"):
+            found.named.add(str(item["tool_id"]))
+            if item.get("status") not in TERMINAL:
                 found.busy[str(item["tool_id"])] = datetime.fromtimestamp(float(item.get("updated_at") or 0), UTC)
         elif pk.startswith("TOOL#"):
-            tool_id = pk.split("#")[1]
+            # TOOL#<role id>:<function name>[#<user>] (a tool's home), or TOOL#<tool id>[#<user>] from before homes
+            owner = pk.split("#")[1].rpartition(":")[2]
+            tool_id = owner.removeprefix(self.prefix) if ":" in pk.split("#")[1] else owner
             if TOOL_ID_RE.match(tool_id):
                 found.rows[pk] = tool_id
 
-    def examine(self, *, grace: timedelta, now: datetime | None = None, everything: bool = False) -> list[Finding]:
-        """What is out of place; ``everything``: every tool resource, owned or not (before tearing the stack down)."""
-        found = self.survey()
+    def examine(
+        self, *, grace: timedelta, now: datetime | None = None, everything: bool = False, deep: bool = False
+    ) -> list[Finding]:
+        """What is out of place; ``everything``: every tool resource, owned or not (before tearing the stack down,
+        so every function is listed); ``deep``: list every function (see the module's docstring)."""
+        found = self.survey(deep=deep or everything)
         if everything:
             found.records, found.busy, grace = {}, {}, timedelta(0)
         return diagnose(found, now=now or datetime.now(UTC), grace=grace)
