@@ -97,6 +97,21 @@ def test_someone_elses_tool_cannot_be_exported(bundle, server):
     assert done.returncode == 1 and "404" in done.stderr
 
 
+def _resolved(value, resources: dict[str, str]):
+    """A template fragment as deployed with default parameters: GetAtt/Ref of ``resources``, a new secret made."""
+    if isinstance(value, list):
+        return [_resolved(v, resources) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if set(value) == {"Fn::GetAtt"}:
+        return resources[value["Fn::GetAtt"][0]]
+    if set(value) == {"Ref"}:
+        return resources[value["Ref"]]
+    if set(value) == {"Fn::If"}:  # CreateTokenSecret holds by default
+        return _resolved(value["Fn::If"][1], resources)
+    return {k: _resolved(v, resources) for k, v in value.items()}
+
+
 def test_the_bundle_runs_on_its_own_layer_with_its_own_table_and_serves_its_page(bundle, server):
     _, out = bundle
     ddb, lam, sm = aws_client(server, "dynamodb"), aws_client(server, "lambda"), aws_client(server, "secretsmanager")
@@ -104,8 +119,19 @@ def test_the_bundle_runs_on_its_own_layer_with_its_own_table_and_serves_its_page
     create_table(ddb, table)
     secret = sm.create_secret(Name=table, SecretString="bundle-only-secret")["ARN"]
     layer = lam.publish_layer_version(LayerName=table, Content={"ZipFile": zipped(out / "layer")})["LayerVersionArn"]
-    role = aws_client(server, "iam").get_role(RoleName="toolgen-tool-role")["Role"]["Arn"]
     variables = yaml.safe_load((out / "template.yaml").read_text())["Resources"]["ToolFunction"]["Properties"]
+    # its role holds the bundle's own policy, which the emulator enforces: its table and its secret, nothing else
+    table_arn = ddb.describe_table(TableName=table)["Table"]["TableArn"]
+    policy = _resolved(
+        {"Version": "2012-10-17", "Statement": variables["Policies"][0]["Statement"]},
+        {"Table": table_arn, "TokenSecret": secret},
+    )
+    iam = aws_client(server, "iam")
+    trust = {
+        "Statement": [{"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]
+    }
+    role = iam.create_role(RoleName=table, AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
+    iam.put_role_policy(RoleName=table, PolicyName="bundle", PolicyDocument=json.dumps(policy))
     # deployed with the default ReservedConcurrency=0: every Fn::If takes its second branch
     given = {
         k: v["Fn::If"][2] if isinstance(v, dict) and "Fn::If" in v else v
