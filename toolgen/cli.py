@@ -67,6 +67,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from toolgen.intent.evaluate import evaluate, load, render
     from toolgen.paths import ROOT
 
+    if args.memory:
+        from toolgen.memory import evaluate as memory_eval
+
+        parts = memory_eval.PARTS if args.part == "all" else (args.part,)
+        unknown = [p for p in parts if p not in memory_eval.PARTS]
+        if unknown:
+            raise ConfigError(f"--memory parts are {', '.join(memory_eval.PARTS)}, not {', '.join(unknown)}")
+        found = [memory_eval.evaluate(part) for part in parts]
+        if args.json:
+            _print_json([r.as_dict() for r in found])
+        else:
+            print("\n".join(memory_eval.render(r, show_misses=args.errors) for r in found))
+        return 0
     if args.breadth:
         from toolgen.planner import breadth
 
@@ -390,8 +403,18 @@ def _parser() -> argparse.ArgumentParser:
         "--breadth", action="store_true", help="everyday requests: how many get a tool that fits (tests/data/breadth)"
     )
     s.add_argument(
+        "--memory",
+        action="store_true",
+        help="how memory reads statements and recalls them (tests/data/memory; --part dev, heldout, recall_dev)",
+    )
+    s.add_argument(
         "--part",
-        choices=[*"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7".split(), "all"],
+        choices=[
+            *"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7".split(),
+            "heldout",
+            "recall_dev",
+            "all",
+        ],
         default="dev",
         help="which part of the breadth set ('all': dev, holdout and dev2; each part was read once before tuning)",
     )

@@ -113,7 +113,10 @@ class Memory(BaseModel):
     value: str | None = None
     tokens: list[str] = Field(default_factory=list, description="content words, kept so recall never re-tokenises")
     status: Literal["active", "superseded"] = "active"
-    superseded_by: str | None = None
+    superseded_by: str | None = None  # the memory that replaced or ended it (kept in history, never recalled)
+    valid_from: float | None = Field(default=None, description="when the fact began to hold, if the person said")
+    valid_until: float | None = Field(default=None, description="when it stopped holding (superseded or ended)")
+    confirmed_at: float | None = Field(default=None, description="when the person last said it again")
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
     last_used_at: float | None = None
@@ -132,7 +135,9 @@ class HistoryEntry(BaseModel):
     """One change to a memory, as it happened."""
 
     at: float
-    event: Literal["created", "restated", "edited", "superseded", "verified", "invalidated", "rewarded"]
+    event: Literal[
+        "created", "restated", "edited", "superseded", "ended", "verified", "invalidated", "rewarded", "reinstated"
+    ]
     details: dict[str, Any] = Field(default_factory=dict)
 
 

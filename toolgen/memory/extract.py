@@ -35,27 +35,60 @@ def _theme(t: str) -> Fact | None:
     return None
 
 
+def part_of_day(text: str) -> str | None:
+    """'morning', 'afternoon', 'evening' or 'night': when in the day a habit happens (晚上 is the evening)."""
+    t = text.lower()
+    if re.search(r"\bnights?\b|late at night|midnight|夜跑|深夜|半夜|夜里", t):
+        return "night"
+    if re.search(r"afternoon|lunch ?time|下午|中午|午休", t):
+        return "afternoon"
+    return time_of_day(text)
+
+
 def _running(text: str, t: str) -> Fact | None:
-    if not re.search(r"\b(run|runs|running|jog|jogging)\b|跑", t):
+    if not re.search(r"\b(run|runs|running|ran|jog|jogs|jogging)\b|跑", t):
         return None
     when = find_time(text)
     if when:
         return "habit", "run_time", when
-    part = time_of_day(text)
+    part = part_of_day(text)
     return ("habit", "run_time_of_day", part) if part else None
 
 
+HOME_CUE = re.compile(
+    r"\b(i|we)\b[\w' ]{0,20}?\b(live|lived|living|reside|resided|residing)\s+(in|at)\b"
+    r"|\b(i'?m|i am|we'?re|we are) (based|settled)\b|\bbased in\b|\bmy (home|hometown|home town)\b"
+    r"|\b(i'?m|i am|we'?re|we are) (from|in)\b|住在|我在|我们在|家在|来自|老家|定居在?|落户",
+    re.IGNORECASE,
+)
+MOVE_CUE = re.compile(
+    r"\b(moved|moving|move|relocated|relocating|relocate|emigrated|settled)\b[\w' ]{0,30}?\b(to|into|in)\b"
+    r"|搬(到|去|来|回|进)了?|迁(到|去|往)|回到",
+    re.IGNORECASE,
+)
+MOVE_FROM = re.compile(
+    r"\b(moved|moving|relocated|relocating|left)\b[\w' ]{0,10}?\bfrom\s+|\bleft\s+|从(?=.{1,12}搬)", re.IGNORECASE
+)
+
+
 def _home(text: str) -> Fact | None:
-    cue = re.search(
-        r"\b(i live|living in|i'?m based|based in|my home|my hometown|i'?m from|i am from)\b|住在|我在|家在|来自|老家",
-        text,
-        re.IGNORECASE,
-    )
+    # a move names where the person lives now: "I moved from Beijing to Shanghai" is Shanghai
+    move = MOVE_CUE.search(text)
+    cue = move or HOME_CUE.search(text)
     if cue is None:
         return None
     # the place the cue is about: "I grew up in Tokyo but I live in Lisbon" is about Lisbon
-    places = find_places(text[cue.start() :]) or find_places(text)
+    places = find_places(text[cue.end() if move else cue.start() :]) or ([] if move else find_places(text))
     return ("fact", "city", places[0].name) if places else None
+
+
+def left_place(text: str) -> str | None:
+    """The city a move leaves ("I moved from Beijing to Shanghai", 我从北京搬到上海): no longer the person's."""
+    hit = MOVE_FROM.search(text)
+    if hit is None or MOVE_CUE.search(text) is None:
+        return None
+    places = find_places(text[hit.end() :])
+    return places[0].name if places else None
 
 
 def _money(text: str, t: str) -> Fact | None:
@@ -76,9 +109,31 @@ def _food(text: str, t: str) -> Fact | None:
         return "preference", "favorite_restaurant", m.group(2).strip()
     if re.search(r"\bi'?m (a )?(vegetarian|vegan)\b|\bi am (a )?(vegetarian|vegan)\b|我吃素|素食者", t):
         return "fact", "diet", "vegan" if "vegan" in t else "vegetarian"
-    if re.search(r"\bi (love|like|prefer|enjoy)\b|我(爱|喜欢)吃", t):
+    # an adverb may stand between the person and the verb: "I really like", 我现在喜欢吃
+    if re.search(r"\bi( (really|also|still|now|just|do|totally|absolutely|\w+ly))? (love|like|prefer|enjoy)\b|我.{0,4}(爱|喜欢)吃", t):
         cuisines = find_cuisines(text)
         return ("preference", "cuisine", cuisines[0]) if cuisines else None
+    return None
+
+
+# Negations that are themselves facts: not eating meat is a diet (toolgen/memory/statement.py asks first).
+NEGATIVE_FACTS: tuple[tuple[re.Pattern[str], Fact], ...] = (
+    (
+        re.compile(
+            r"\b(never|don'?t|do not|no longer|stopped|quit|gave up) (eat(ing)?|having|touch(ing)?) (any )?"
+            r"(meat|animal products)\b|\bmeat[- ]free\b|(从不|从来不|不|不再|戒了?)(吃)?(肉|荤)(?!类?以外)",
+            re.IGNORECASE,
+        ),
+        ("fact", "diet", "vegetarian"),
+    ),
+)
+
+
+def negative_fact(text: str) -> Fact | None:
+    """The fact a negation states (never eating meat is being vegetarian), if it is one of those."""
+    for pattern, fact in NEGATIVE_FACTS:
+        if pattern.search(text):
+            return fact
     return None
 
 
@@ -112,8 +167,11 @@ def extract(text: str) -> Fact:
         fact = rule()
         if fact is not None:
             return fact
-    if re.search(r"\bmiles?\b|imperial|英里", t) and re.search(r"\bi (use|think|prefer)|我(用|习惯)", t):
-        return "preference", "distance_unit", "mi"
+    if re.search(r"\bi (use|think|prefer|switched|changed|measure|go by)|我(用|习惯)|改(成|用|为)|换(成|用)", t):
+        if re.search(r"\bmiles?\b|imperial|英里", t):
+            return "preference", "distance_unit", "mi"
+        if re.search(r"\bkilomet(er|re)s?\b|\bkms?\b|metric|公里|千米", t):
+            return "preference", "distance_unit", "km"
     return NONE
 
 

@@ -6,8 +6,12 @@ without reading the memory; ``PROFILE`` the person's memory version, a stamp ren
 process knows when its recall index is stale. With embeddings configured a memory item also holds its text's
 embedding (``vector``, float16 bytes, and ``vector_model``), kept out of the Memory the API shows.
 
-Learning a fact never deletes or duplicates: the same fact again is *restated* on the existing memory; a new
-value for a key *supersedes* the old memory (kept, marked, in history) in the same transaction that adds the new.
+Learning a fact never deletes or duplicates: the same fact again is *restated* on the existing memory (a
+confirmation: its age counts from then, and a fact once found invalid is current again); a new value for a key
+*supersedes* the old memory (kept, marked, in history, never recalled; ``valid_until`` set) in the same
+transaction that adds the new. Keys of one concept are one family with one pointer ("I run at 6:30", then "I run
+in the evening now": the evening supersedes 06:30). A statement that denies or ends a fact ("I'm not vegetarian
+anymore", toolgen/memory/statement.py) ends the memory holding it the same way, and is itself kept as text.
 Every other write is one read at most and one batch of independent items.
 """
 
@@ -23,6 +27,7 @@ import numpy as np
 from toolgen.errors import InvalidInputError, NotFoundError
 from toolgen.ids import MEMORY_ID_RE, sortable_id
 from toolgen.memory.extract import Fact, Reader, RuleReader
+from toolgen.memory import statement
 from toolgen.memory.llm import EmbeddingError, OpenAIEmbedder
 from toolgen.memory.text import fingerprint, tokens
 from toolgen.models import HistoryEntry, Memory
@@ -52,8 +57,16 @@ class MemoryStore(Protocol):
     def forget_user(self, user: str) -> int: ...
 
 
+# Keys that name one concept: a person has one of them at a time (the run log reads either).
+FAMILIES = {"run_time_of_day": "run_time"}
+
+
+def family(key: str) -> str:
+    return FAMILIES.get(key, key)
+
+
 def _pointer_sk(key: str | None, text: str) -> str:
-    return f"MEMKEY#{key}" if key else f"MEMTEXT#{fingerprint(text)}"
+    return f"MEMKEY#{family(key)}" if key else f"MEMTEXT#{fingerprint(text)}"
 
 
 def _fields(item: dict[str, Any]) -> dict[str, Any]:
@@ -180,13 +193,17 @@ class DynamoMemoryStore:
     # --- writing ----------------------------------------------------------------------------------------------
 
     def learn(self, user: str, text: str, *, source: str = "api", fact: Fact | None = None) -> Memory:
-        """Remember ``text``: restated if known, superseding the old value of its key, or new.
+        """Remember ``text``: restated if known, superseding the old value of its key, or new; ending what it
+        says no longer holds.
 
-        ``fact`` is its (kind, key, value) when already read (a request's statements are read together)."""
+        ``fact`` is its (kind, key, value) when already read (a request's statements are read together); how the
+        statement holds it (denied, ended, someone else's) is read here either way."""
         now = self.clock()
-        kind, key, value = fact or self.reader.read(text)
+        reading = statement.read(text, self.reader.read if fact is None else (lambda _clause: fact), now=now)
+        kind, key, value = reading.fact
         pointer = self.table.get(user_pk(user), _pointer_sk(key, text))
-        if pointer is not None and (pointer.get("value") == value if key else True):
+        ended = self._held(user, reading, key)
+        if pointer is not None and (pointer.get("value") == value if key else True) and not ended:
             return self._restate(user, pointer, source, now)
         memory = Memory(
             memory_id=sortable_id("m"),
@@ -198,38 +215,70 @@ class DynamoMemoryStore:
             tokens=tokens(text),
             created_at=now,
             updated_at=now,
+            valid_from=reading.valid_from,
             sources=[source],
         )
         created = self._history(user, memory.memory_id, "created", now, text=text, key=key, value=value, source=source)
-        if pointer is None:
+        if pointer is not None and key and pointer.get("value") != value:
+            ended.append((pointer, "superseded"))  # a new value for the same key: the old one is superseded
+        if not ended:
             self.table.put_many([self._item(memory), self._pointer(memory), created, self._version(user)])
             return memory
-        old_id = pointer["memory_id"]  # a new value for the same key: the old one is superseded, atomically
-        self.table.transact(
-            [
-                Put(self._item(memory)),
-                Put(self._pointer(memory)),
-                Put(created),
-                Put(self._version(user)),
+        steps: list[Put | Change] = [Put(self._item(memory)), Put(created), Put(self._version(user))]
+        if key or pointer is None:
+            steps.append(Put(self._pointer(memory)))
+        for old, event in ended:  # all at once: the new memory never stands beside what it replaces
+            steps.append(
                 Change(
                     user_pk(user),
-                    f"MEM#{old_id}",
+                    f"MEM#{old['memory_id']}",
                     must_exist=True,
-                    sets={"status": "superseded", "superseded_by": memory.memory_id, "updated_at": now},
-                ),
-                Put(self._history(user, old_id, "superseded", now, by=memory.memory_id, value=value)),
-            ]
-        )
+                    sets={
+                        "status": "superseded",
+                        "superseded_by": memory.memory_id,
+                        "updated_at": now,
+                        "valid_until": now,
+                    },
+                )
+            )
+            steps.append(Put(self._history(user, old["memory_id"], event, now, by=memory.memory_id, value=value)))
+        self.table.transact(steps)
+        for old, event in ended:
+            if event == "ended" and old["sk"] != _pointer_sk(key, text):
+                self.table.delete(user_pk(user), old["sk"])  # nothing holds that fact now
         return memory
 
+    def _held(
+        self, user: str, reading: statement.Reading, key: str | None
+    ) -> builtins.list[tuple[dict[str, Any], str]]:
+        """The pointers of the facts ``reading`` ends that the person holds now (not its own key's: a new value
+        supersedes that one anyway)."""
+        found = []
+        for ended_key, ended_value in reading.ends:
+            if key and family(ended_key) == family(key):
+                continue
+            pointer = self.table.get(user_pk(user), _pointer_sk(ended_key, ""))
+            if pointer is not None and (ended_value is None or pointer.get("value") == ended_value):
+                found.append((pointer, "ended"))
+        return found
+
     def _restate(self, user: str, pointer: dict[str, Any], source: str, now: float) -> Memory:
+        """The same fact said again: a confirmation (its age counts from now), in its history; a fact once found
+        invalid is current again, with this statement as the evidence."""
         memory_id, sources = pointer["memory_id"], list(pointer.get("sources", []))
         if source in sources:  # the same request seen twice (API, then worker): nothing new
             return self.get(user, memory_id)
         sources.append(source)
-        updated = self.table.update(user_pk(user), f"MEM#{memory_id}", {"sources": sources, "updated_at": now})
-        restated = self._history(user, memory_id, "restated", now, source=source)
-        self.table.put_many([{**pointer, "sources": sources}, restated, self._version(user)])
+        changes: dict[str, Any] = {"sources": sources, "updated_at": now, "confirmed_at": now}
+        memory = self.get(user, memory_id)
+        history = [self._history(user, memory_id, "restated", now, source=source)]
+        if memory.verification == "invalid":
+            changes.update(
+                {"verification": "verified", "verified_at": now, "verification_source": f"restated ({source})"}
+            )
+            history.append(self._history(user, memory_id, "reinstated", now, source=source))
+        updated = self.table.update(user_pk(user), f"MEM#{memory_id}", changes)
+        self.table.put_many([{**pointer, "sources": sources}, *history, self._version(user)])
         return Memory.model_validate(_fields(updated))
 
     def edit(self, user: str, memory_id: str, text: str) -> Memory:

@@ -33,7 +33,7 @@ def run_log(intent: Intent, fact: Fact) -> dict[str, Any]:
     start = intent.slots.get("start") or fact("run_time")
     if start is None:
         part = intent.slots.get("time_of_day") or fact("run_time_of_day")
-        start = {"morning": "06:30", "evening": "19:00"}.get(part or "")
+        start = {"morning": "06:30", "afternoon": "15:00", "evening": "19:00", "night": "21:00"}.get(part or "")
     unit = "mi" if fact("distance_unit") == "mi" else "km"
     goal = intent.slots.get("goal") or {}
     weekly = goal.get("value") if goal.get("period", "week") == "week" else None
