@@ -5,5 +5,3 @@ from __future__ import annotations
 from toolgen.table import MemoryTable
 
 FakeTable = MemoryTable  # the in-memory ItemTable lives with the real one
-
-

@@ -12,7 +12,7 @@ from typing import Any
 
 from toolgen import auth
 from toolgen.client import ApiError, Client
-from toolgen.errors import ToolgenError
+from toolgen.errors import ConfigError, ToolgenError
 
 TERMINAL = ("succeeded", "failed", "needs_clarification")
 STAGE_ENDS = ("succeeded", "failed", "skipped")

@@ -124,14 +124,14 @@ def understand(
         unclear, shape = intent, intent.shape if intent.shape in ("log", "collection", "schedule", "dates") else "log"
         intent = classify_as(prompt, f"custom_{shape}")
     understood = Understanding(intent=intent, classify_ms=_ms_since(started), unclear=unclear)
-    if intent.archetype is None:
-        return understood
     started = time.perf_counter()
-    if learn:
+    if learn:  # what the person says about themselves is learnt even when the tool they ask for is unclear
         understood.learned = [
             services.memories.learn(user, statement, source=source, fact=fact).memory_id
             for statement, fact in services.memories.reader.mine(prompt)
         ]
+    if intent.archetype is None:
+        return understood
     rewards.fold(services.table, services.memories, user)
     understood.recalled = services.recaller.recall(user, prompt, intent)
     understood.context = memory_block(understood.recalled, services.recaller.config.block_tokens)

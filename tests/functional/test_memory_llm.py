@@ -63,13 +63,13 @@ def test_rules_read_first_and_the_model_reads_what_they_miss_superseding_the_old
     shanghai = services.memories.learn(user, "I live in Shanghai")
     assert (shanghai.key, shanghai.value) == ("city", "Shanghai")
     assert chat_calls(fake) == []  # the rules knew it: no model call
-    fake.scripts["MemoryFacts"] = [facts(("I moved to Hangzhou last spring", "fact", "city", "hangzhou"))]
-    hangzhou = services.memories.learn(user, "I moved to Hangzhou last spring")
+    fake.scripts["MemoryFacts"] = [facts(("Hangzhou has been home since last spring", "fact", "city", "hangzhou"))]
+    hangzhou = services.memories.learn(user, "Hangzhou has been home since last spring")
     assert (hangzhou.key, hangzhou.value) == ("city", "Hangzhou")  # normalised as the rules would
     assert services.memories.get(user, shanghai.memory_id).status == "superseded"
     call = chat_calls(fake)[0]["body"]
     assert call["response_format"]["json_schema"]["name"] == "MemoryFacts"
-    assert call["messages"][-1] == {"role": "user", "content": "I moved to Hangzhou last spring"}
+    assert call["messages"][-1] == {"role": "user", "content": "Hangzhou has been home since last spring"}
 
 
 def test_a_request_teaches_only_what_it_states(services, fake):
@@ -107,15 +107,15 @@ def test_when_the_model_fails_the_rules_still_learn(services, fake):
 
 def test_memories_are_recalled_by_meaning_when_no_word_is_shared(services, fake):
     user = f"u{sortable_id('x')}"
-    fake.meanings = [{"vegetarian", "meat", "meatless"}]
+    fake.meanings = [{"calm", "loud", "noise", "quiet"}]
     fake.scripts["MemoryFacts"] = [facts(), facts()]
-    meat = services.memories.learn(user, "I never eat meat")
+    meat = services.memories.learn(user, "Loud noise gives me a headache")
     services.memories.learn(user, "I collect stamps")
     item = services.table.get(user_pk(user), f"MEM#{meat.memory_id}")
     assert item["vector_model"] == "test-embed" and len(item["vector"]) == 64 * 2  # float16, stored beside it
     assert "vector" not in services.memories.get(user, meat.memory_id).model_dump()
 
-    prompt = "pick a vegetarian restaurant"
+    prompt = "pick a calm restaurant"
     recalled = services.recaller.recall(user, prompt, classify(prompt))
     assert [m.memory_id for m in recalled] == [meat.memory_id]
     assert recalled[0].parts.semantic == recalled[0].parts.relevance == 1.0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -61,20 +60,23 @@ def test_mine_keeps_only_first_person_facts_from_a_request():
     assert mine("rank Beijing and Shanghai by temperature") == []
 
 
-def test_reward_squashes_uses_turns_and_success_rate():
-    assert reward(memory("x"), CONFIG) == 0
-    assert reward(memory("x", uses=20), CONFIG) == pytest.approx(1 - math.exp(-1))
-    assert reward(memory("x", interventions_tried=4, interventions_succeeded=2), CONFIG) == pytest.approx(
-        1 - math.exp(-0.5)
-    )
-    assert 0 < reward(memory("x", uses=10**6), CONFIG) <= 1
+def test_reward_starts_from_a_prior_and_rejections_lower_it_from_the_first():
+    assert reward(memory("x"), CONFIG) == 0.5  # fresh: the mean of Beta(1, 1)
+    assert reward(memory("x", uses=20), CONFIG) == pytest.approx(2 / 3)  # 20 uses are one unit of evidence
+    assert reward(memory("x", interventions_tried=1), CONFIG) == pytest.approx(1 / 3)
+    assert reward(memory("x", interventions_tried=10), CONFIG) == pytest.approx(1 / 12)
+    accepted = memory("x", interventions_tried=4, interventions_succeeded=2)  # two for, two against
+    assert reward(accepted, CONFIG) == pytest.approx(0.5)
+    assert 0 < reward(memory("x", uses=10**6), CONFIG) < 1
 
 
-def test_reward_halves_over_the_half_life_since_last_use():
-    used = memory("x", uses=40, last_used_at=NOW)
-    assert weight(used, CONFIG, NOW).decay == 1
-    assert weight(used, CONFIG, NOW + 30 * DAY).decay == pytest.approx(0.5)
-    assert weight(used, CONFIG, NOW + 60 * DAY).value == pytest.approx(reward(used, CONFIG) / 4)
+def test_every_memory_ages_from_its_last_use_or_confirmation_rewarded_or_not():
+    fresh = memory("x", created_at=NOW)
+    assert weight(fresh, CONFIG, NOW).value == 0.5
+    assert weight(fresh, CONFIG, NOW + 120 * DAY).value == pytest.approx(0.25)  # never rewarded, still decays
+    assert weight(memory("x", uses=40, last_used_at=NOW), CONFIG, NOW + 240 * DAY).decay == pytest.approx(0.25)
+    confirmed = memory("x", created_at=NOW - 365 * DAY, confirmed_at=NOW)  # said again today
+    assert weight(confirmed, CONFIG, NOW).decay == 1
 
 
 def test_recent_verification_adds_a_bonus_that_fades():
@@ -84,16 +86,17 @@ def test_recent_verification_adds_a_bonus_that_fades():
     assert weight(memory("x"), CONFIG, NOW).verification == 0
 
 
-def test_score_needs_relevance_and_is_lifted_by_weight():
+def test_score_needs_relevance_and_weight_together():
     w = weight(memory("x", uses=100, last_used_at=NOW), CONFIG, NOW)
-    assert score(1.0, weight(memory("x"), CONFIG, NOW), CONFIG) == 0.75  # a fresh, fully relevant fact: recalled
+    fresh = weight(memory("x", created_at=NOW), CONFIG, NOW)
+    assert score(1.0, fresh, CONFIG) == pytest.approx(0.775)  # fresh and fully relevant: recalled (0.7)
+    assert score(0.9, fresh, CONFIG) > CONFIG.threshold  # on the request's topic
     assert score(0.0, w, CONFIG) < CONFIG.threshold  # unrelated: never, however rewarded
+    assert score(1.0, weight(memory("x", created_at=NOW - 365 * DAY), CONFIG, NOW), CONFIG) < CONFIG.threshold
+    rejected = weight(memory("x", created_at=NOW, interventions_tried=10), CONFIG, NOW)
+    assert score(1.0, rejected, CONFIG) < CONFIG.threshold  # ten rejections: it stops shaping tools
     two_of_three = 2 / 3  # two of the memory's three words are in the request
-    assert (
-        score(two_of_three, w, CONFIG)
-        > CONFIG.threshold
-        > score(two_of_three, weight(memory("x"), CONFIG, NOW), CONFIG)
-    )
+    assert score(two_of_three, w, CONFIG) > CONFIG.threshold > score(two_of_three, fresh, CONFIG)
 
 
 def test_config_reads_the_environment(monkeypatch):
@@ -112,7 +115,7 @@ def test_recall_uses_facts_the_archetype_reads_and_skips_unrelated_ones():
     memories = [memory("I live in Tokyo", "m1"), memory("I love jazz", "m2"), memory("I usually run at 6:30", "m3")]
     used = recall(memories, "rank the hottest cities", classify("rank the hottest cities"), now=NOW)
     assert ids(used) == ["m1"]
-    assert used[0].parts.relevance == 1.0 and used[0].parts.reward == 0
+    assert used[0].parts.relevance == 1.0 and used[0].parts.reward == 0.5  # fresh: the prior
 
 
 @pytest.mark.parametrize("change", [{"verification": "invalid"}, {"status": "superseded"}])

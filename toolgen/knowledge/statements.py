@@ -28,7 +28,10 @@ def _patterns() -> dict[str, tuple[re.Pattern[str], re.Pattern[str]]]:
     if missing:
         raise ValueError(f"{DATA.name} lacks {', '.join(missing)}")
     return {
-        c: (re.compile("|".join(f"(?:{p})" for p in raw[c]["en"])), re.compile("|".join(f"(?:{p})" for p in raw[c]["zh"])))
+        c: (
+            re.compile("|".join(f"(?:{p})" for p in raw[c]["en"])),
+            re.compile("|".join(f"(?:{p})" for p in raw[c]["zh"])),
+        )
         for c in CATEGORIES
     }
 

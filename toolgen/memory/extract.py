@@ -110,7 +110,11 @@ def _food(text: str, t: str) -> Fact | None:
     if re.search(r"\bi'?m (a )?(vegetarian|vegan)\b|\bi am (a )?(vegetarian|vegan)\b|我吃素|素食者", t):
         return "fact", "diet", "vegan" if "vegan" in t else "vegetarian"
     # an adverb may stand between the person and the verb: "I really like", 我现在喜欢吃
-    if re.search(r"\bi( (really|also|still|now|just|do|totally|absolutely|\w+ly))? (love|like|prefer|enjoy)\b|我.{0,4}(爱|喜欢)吃", t):
+    if re.search(
+        r"\bi( (really|also|still|now|just|do|totally|absolutely|\w+ly))? (love|like|prefer|enjoy)\b"
+        r"|我.{0,4}(爱|喜欢)吃",
+        t,
+    ):
         cuisines = find_cuisines(text)
         return ("preference", "cuisine", cuisines[0]) if cuisines else None
     return None
@@ -185,8 +189,19 @@ def statements(request: str) -> list[str]:
 
 
 def mine(request: str) -> list[str]:
-    """The parts of a request worth remembering: first-person statements that carry a recognised fact."""
-    return [p for p in statements(request) if FIRST_PERSON.search(p) and extract(p)[1] is not None]
+    """The parts of a request worth remembering: first-person statements that hold a recognised fact now, or end
+    one ("I'm not vegetarian anymore"); someone else's facts, wishes and plans are not (toolgen/memory/statement.py).
+    """
+    from toolgen.memory import statement
+
+    return [p for p in statements(request) if FIRST_PERSON.search(p) and statement.read(p, extract).says_something]
+
+
+def clause_fact(text: str) -> Fact:
+    """The fact a clause is about, its negation taken out ("I'm not vegetarian" is about diet=vegetarian)."""
+    from toolgen.memory import statement
+
+    return extract(statement.positive(text))
 
 
 class Reader(Protocol):
@@ -210,4 +225,4 @@ class RuleReader:
         return extract(text)
 
     def mine(self, request: str) -> list[tuple[str, Fact]]:
-        return [(statement, extract(statement)) for statement in mine(request)]
+        return [(statement, clause_fact(statement)) for statement in mine(request)]

@@ -26,7 +26,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from toolgen.memory.scoring import DAY, MemoryConfig, reward
+from toolgen.memory.scoring import DAY, MemoryConfig, evidence, reference, reward
 from toolgen.models import Intent, Memory, RecalledMemory, ScoreParts
 
 # Which structured facts each archetype reads; the theme shapes every page.
@@ -43,6 +43,32 @@ ARCHETYPE_KEYS: dict[str, frozenset[str]] = {
     "water_tracker": frozenset({"water_goal"}),
 }
 UNIVERSAL_KEYS = frozenset({"theme"})
+# What each named kind of tool is about, in words a memory may use without a rule for it ("I stopped drinking
+# coffee" bears on a caffeine tracker, 我对花生过敏 on a restaurant picker). A memory with one of its kind's words,
+# or of the words of a subject the request names (toolgen/knowledge), is on the request's topic.
+ARCHETYPE_TOPICS: dict[str, str] = {
+    "weather_ranking": "weather temperature hot heat cold rain city cities live moved 天气 气温 城市 热 冷 下雨 住 搬",
+    "currency_converter": "currency exchange money travel trip abroad 汇率 货币 换钱 出国 旅行",
+    "run_log": "run runs running jog jogging marathon race pace 跑步 跑 慢跑 马拉松 配速",
+    "habit_tracker": "habit streak daily routine every 习惯 打卡 坚持 每天",
+    "caffeine_tracker": "coffee caffeine tea espresso latte cappuccino americano cola energy drink sleep "
+    "咖啡 咖啡因 茶 奶茶 拿铁 可乐 睡眠 失眠",
+    "focus_planner": "focus work study deep meeting schedule week 专注 工作 学习 会议 日程",
+    "expense_splitter": "split share roommate friends owe pay 分摊 室友 朋友 欠 付钱",
+    "budget_tracker": "budget spend spending money salary expense save rent 预算 花钱 开销 工资 省钱 房租",
+    "unit_converter": "unit metric imperial mile kilometre kilometer pound kilogram 单位 英里 公里 公斤 斤",
+    "tip_calculator": "tip restaurant bill service 小费 账单 服务费",
+    "bmi_calculator": "weight height diet body 体重 身高 减肥 身体",
+    "countdown": "birthday anniversary wedding holiday trip exam date 生日 纪念日 婚礼 假期 考试",
+    "todo_list": "task chore errand clean laundry 任务 家务 待办",
+    "reading_list": "book books read reading novel author library 书 读书 小说 阅读 作者",
+    "flashcards": "learn learning study word vocabulary language exam 学习 单词 语言 考试 背",
+    "water_tracker": "water drink hydrate thirsty 喝水 水 口渴",
+    "mood_journal": "mood feel feeling stress anxious happy sad sleep 心情 情绪 压力 焦虑 开心 难过 睡眠",
+    "restaurant_picker": "restaurant eat eating food meal dinner lunch cuisine diet vegetarian vegan meat allergic "
+    "allergy spicy 餐厅 饭店 吃饭 吃 菜 过敏 素 肉 辣",
+}
+TOPIC_RELEVANCE = 0.9  # a memory on the request's topic without sharing its words
 
 
 class MemoryIndex:
@@ -73,7 +99,7 @@ class MemoryIndex:
             self.total[ids] += self.idf[word]
         # the parts of each weight that do not depend on the time of the request
         self.rewards = np.array([reward(m, config) for m in self.memories], dtype=np.float64)
-        self.reference = np.array([m.last_used_at or m.created_at for m in self.memories], dtype=np.float64)
+        self.reference = np.array([reference(m) for m in self.memories], dtype=np.float64)
         self.verified_at = np.array(
             [m.verified_at if m.verification == "verified" and m.verified_at else np.nan for m in self.memories],
             dtype=np.float64,
@@ -95,7 +121,13 @@ class MemoryIndex:
         low, full = self.config.semantic_floor, self.config.semantic_full
         return np.clip((cosine.astype(np.float64) - low) / (full - low), 0.0, 1.0)
 
-    def _relevance(self, words: list[str], intent: Intent, semantic: np.ndarray | None = None) -> np.ndarray:
+    def _relevance(
+        self,
+        words: list[str],
+        intent: Intent,
+        semantic: np.ndarray | None = None,
+        topic: frozenset[str] = frozenset(),
+    ) -> np.ndarray:
         shared = np.zeros(len(self.memories), dtype=np.float64)
         for word in set(words):
             ids = self.postings.get(word)
@@ -104,6 +136,10 @@ class MemoryIndex:
         relevance = np.divide(shared, self.total, out=np.zeros_like(shared), where=self.total > 0)
         if semantic is not None:
             relevance = np.maximum(relevance, semantic)
+        for word in topic:
+            ids = self.postings.get(word)
+            if ids is not None:
+                relevance[ids] = np.maximum(relevance[ids], TOPIC_RELEVANCE)
         for key in UNIVERSAL_KEYS | ARCHETYPE_KEYS.get(intent.archetype or "", frozenset()):
             ids = self.by_key.get(key)
             if ids is not None:
@@ -111,10 +147,15 @@ class MemoryIndex:
         return relevance
 
     def relevance(
-        self, words: list[str], intent: Intent, floor: float = 0.0, query: np.ndarray | None = None
+        self,
+        words: list[str],
+        intent: Intent,
+        floor: float = 0.0,
+        query: np.ndarray | None = None,
+        topic: frozenset[str] = frozenset(),
     ) -> dict[int, float]:
         """Positions of memories at or above ``floor`` (and above 0), with their relevance."""
-        relevance = self._relevance(words, intent, self._semantic(query))
+        relevance = self._relevance(words, intent, self._semantic(query), topic)
         positions = np.nonzero((relevance > 0) & (relevance >= floor))[0]
         return {int(p): float(relevance[p]) for p in positions}
 
@@ -128,6 +169,7 @@ class MemoryIndex:
         rng: random.Random | None = None,
         everything: bool = False,
         query: np.ndarray | None = None,
+        topic: frozenset[str] = frozenset(),
     ) -> list[RecalledMemory]:
         """The memories a request should use, best first (``everything``: every candidate, for inspection)."""
         if not self.memories:
@@ -136,7 +178,7 @@ class MemoryIndex:
         alpha = config.relevance_weight
         floor = max((config.threshold - (1 - alpha)) / alpha, 0.0) if not everything else 0.0
         semantic = self._semantic(query)
-        relevance = self._relevance(words, intent, semantic)
+        relevance = self._relevance(words, intent, semantic, topic)
         positions = np.nonzero((relevance > 0) & (relevance >= floor))[0]
         if positions.size == 0:
             return []
@@ -158,8 +200,7 @@ class MemoryIndex:
         ranked = []
         for i in keep:
             memory = self.memories[positions[i]]
-            positive = memory.uses + memory.turns + memory.interventions_succeeded
-            negative = memory.interventions_tried - memory.interventions_succeeded
+            positive, negative = evidence(memory, config)
             sample = rng.betavariate(1 + positive, 1 + negative)
             parts = ScoreParts(
                 relevance=round(float(rel[i]), 4),
@@ -191,3 +232,14 @@ def _matrix(memories: list[Memory], vectors: dict[str, np.ndarray]) -> np.ndarra
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     np.divide(matrix, norms, out=matrix, where=norms > 0)
     return matrix
+
+
+def topic_words(prompt: str, intent: Intent) -> frozenset[str]:
+    """The words of the request's topic: its kind of tool's, and those naming the subjects it names."""
+    from toolgen.intent.read import find_subjects
+    from toolgen.memory.text import tokens
+
+    names = [ARCHETYPE_TOPICS.get(intent.archetype or "", "")]
+    for subject, _, _ in find_subjects(prompt)[:2]:
+        names += [*subject.en, *subject.zh]
+    return frozenset(tokens(" ".join(names)))

@@ -1,7 +1,7 @@
 """Memory through a model, when one is configured: facts read by the LLM, relevance by meaning through embeddings.
 
 Fact reading (``LLMReader``). The rules of toolgen/memory/extract.py read first; the model reads what they miss
-("I moved to Hangzhou last spring", "咖啡喝多了我会心慌"). The model must quote the person's own words for every
+("Hangzhou has been home since last spring", "咖啡喝多了我会心慌"). The model must quote the person's own words for every
 fact (a statement not found in the text is dropped, so it cannot invent memories), may only use the keys below,
 and its value must normalise the way the rules' values do (a city toolgen knows, a clock time, an ISO currency),
 or the memory is kept as text without a key. So the facts that supersede one another and fill a tool's defaults
@@ -35,7 +35,7 @@ from toolgen.intent.slots import (
     find_time,
     time_of_day,
 )
-from toolgen.memory.extract import FIRST_PERSON, Fact, Kind, Reader, RuleReader, extract
+from toolgen.memory.extract import FIRST_PERSON, Fact, Kind, Reader, RuleReader, clause_fact, extract
 from toolgen.memory.extract import mine as mine_by_rules
 from toolgen.memory.text import tokens
 
@@ -234,7 +234,7 @@ class LLMReader:
         return read[0][1] if read else rules
 
     def mine(self, request: str) -> list[tuple[str, Fact]]:
-        found = [(statement, extract(statement)) for statement in mine_by_rules(request)]
+        found = [(statement, clause_fact(statement)) for statement in mine_by_rules(request)]
         if not FIRST_PERSON.search(request):  # nothing said about the person: no call
             return found
         for statement, fact in self.ask(request):

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from toolgen.memory.index import MemoryIndex
+from toolgen.memory.index import MemoryIndex, topic_words
 from toolgen.memory.llm import EmbeddingError, OpenAIEmbedder
 from toolgen.memory.scoring import MemoryConfig
 from toolgen.memory.store import MemoryStore
@@ -41,7 +41,8 @@ def recall(
     """The memories a request should use, best first (builds an index: for one-off use and tests)."""
     config = config or MemoryConfig()
     index = MemoryIndex(memories, config)
-    return index.rank(tokens(prompt), intent, config, now if now is not None else time.time(), rng=rng)
+    when = now if now is not None else time.time()
+    return index.rank(tokens(prompt), intent, config, when, rng=rng, topic=topic_words(prompt, intent))
 
 
 class Recaller:
@@ -107,7 +108,14 @@ class Recaller:
         index = self.index(user)
         query = self._query(prompt) if len(index) else None
         return index.rank(
-            tokens(prompt), intent, self.config, self.clock(), rng=self.rng, everything=everything, query=query
+            tokens(prompt),
+            intent,
+            self.config,
+            self.clock(),
+            rng=self.rng,
+            everything=everything,
+            query=query,
+            topic=topic_words(prompt, intent),
         )
 
 

@@ -1,13 +1,17 @@
 """How much a memory is worth: reward from use, decay with time, a bonus for recent verification.
 
-    R = 1 - exp(-(a * uses + b * turns + c * success_rate))        reward, squashed into [0, 1)
-    w = R * exp(-ln 2 * age / half_life) + V                       weight; age since last use (or creation)
+    P = a * uses + b * turns + c * accepted suggestions            evidence for the memory
+    N = d * rejected suggestions                                   evidence against it
+    R = (1 + P) / (2 + P + N)                                      reward: the mean of Beta(1 + P, 1 + N)
+    w = R * exp(-ln 2 * age / half_life) + V                       weight; age since the last use or confirmation
     V = bonus * exp(-ln 2 * since_verified / verified_half_life)   0 when unverified; invalid is never recalled
     score = alpha * relevance + (1 - alpha) * min(w, 1)            recalled when score >= threshold
 
-With alpha 0.75 and threshold 0.7, a fresh memory that bears fully on a request (relevance 1) is recalled on
-relevance alone, a weakly relevant one needs a strong, recent reward to join it, and a memory unrelated to the
-request is never recalled however rewarded it is.
+A fresh memory starts from the prior R = 1/2, every rejection lowers it from the first (one: 1/3, ten: 1/12), and
+every memory ages, rewarded or not, from when it was last used by a tool or said again. With alpha 0.55 and
+threshold 0.7, a fresh memory that bears fully on a request is recalled (0.55 + 0.45 * 0.5 = 0.775), and so is
+one that bears on its topic (relevance 0.9: 0.72); relevance alone is never enough (0.55), so a fact left unused
+for about seven weeks (half-life 120 days), or rejected twice, stops shaping tools until it is used or said again.
 """
 
 from __future__ import annotations
@@ -27,13 +31,14 @@ DAY = 86_400.0
 class MemoryConfig:
     """Every knob of recall, each with a documented default and an environment variable."""
 
-    a: float = 0.05  # MEMORY_REWARD_A: per use of a tool the memory shaped (20 uses give R = 0.63)
+    a: float = 0.05  # MEMORY_REWARD_A: per use of a tool the memory shaped (20 uses give R = 2/3)
     b: float = 0.3  # MEMORY_REWARD_B: per follow-up request
-    c: float = 1.0  # MEMORY_REWARD_C: times the share of accepted suggestions
-    half_life_days: float = 30.0  # MEMORY_HALF_LIFE_DAYS: the reward halves every 30 days without use
+    c: float = 1.0  # MEMORY_REWARD_C: per accepted suggestion
+    d: float = 1.0  # MEMORY_REWARD_D: per rejected suggestion
+    half_life_days: float = 120.0  # MEMORY_HALF_LIFE_DAYS: the weight halves every 120 days without use
     verified_bonus: float = 0.2  # MEMORY_VERIFIED_BONUS: V just after a verification
     verified_half_life_days: float = 30.0  # MEMORY_VERIFIED_HALF_LIFE_DAYS
-    relevance_weight: float = 0.75  # MEMORY_RELEVANCE_WEIGHT: alpha
+    relevance_weight: float = 0.55  # MEMORY_RELEVANCE_WEIGHT: alpha
     threshold: float = 0.7  # MEMORY_THRESHOLD
     top_k: int = 8  # MEMORY_TOP_K
     block_tokens: int = 300  # MEMORY_BLOCK_TOKENS: the [MEMORY_CONTEXT] block's budget
@@ -44,7 +49,7 @@ class MemoryConfig:
     def from_env(cls) -> MemoryConfig:
         values: dict[str, Any] = {}
         for f in fields(cls):
-            name = f"MEMORY_{f.name.upper()}" if f.name not in ("a", "b", "c") else f"MEMORY_REWARD_{f.name.upper()}"
+            name = f"MEMORY_{f.name.upper()}" if len(f.name) > 1 else f"MEMORY_REWARD_{f.name.upper()}"
             raw = os.environ.get(name)
             if raw:
                 try:
@@ -70,10 +75,22 @@ class Weight:
         return self.reward * self.decay + self.verification
 
 
+def evidence(memory: Memory, config: MemoryConfig) -> tuple[float, float]:
+    """(for, against): uses, follow-ups and accepted suggestions; rejected suggestions."""
+    accepted = memory.interventions_succeeded
+    rejected = max(memory.interventions_tried - accepted, 0)
+    return config.a * memory.uses + config.b * memory.turns + config.c * accepted, config.d * rejected
+
+
 def reward(memory: Memory, config: MemoryConfig) -> float:
-    tried = memory.interventions_tried
-    success = memory.interventions_succeeded / tried if tried else 0.0
-    return 1.0 - math.exp(-(config.a * memory.uses + config.b * memory.turns + config.c * success))
+    """The mean of Beta(1 + for, 1 + against): 1/2 for a fresh memory."""
+    positive, negative = evidence(memory, config)
+    return (1.0 + positive) / (2.0 + positive + negative)
+
+
+def reference(memory: Memory) -> float:
+    """When a memory's age counts from: its last use by a tool or its last confirmation, else its creation."""
+    return max(memory.created_at, memory.last_used_at or 0.0, memory.confirmed_at or 0.0)
 
 
 def _halving(seconds: float, half_life_days: float) -> float:
@@ -82,7 +99,7 @@ def _halving(seconds: float, half_life_days: float) -> float:
 
 def weight(memory: Memory, config: MemoryConfig, now: float) -> Weight:
     """The memory's weight at ``now`` (seconds since the epoch)."""
-    age = now - (memory.last_used_at or memory.created_at)
+    age = now - reference(memory)
     verification = 0.0
     if memory.verification == "verified" and memory.verified_at is not None:
         verification = config.verified_bonus * _halving(now - memory.verified_at, config.verified_half_life_days)

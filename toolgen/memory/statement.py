@@ -28,7 +28,9 @@ from toolgen.knowledge import statements as words
 from toolgen.memory.extract import NONE, Fact, left_place, negative_fact
 
 DAY = 86_400.0
-CLAUSES = re.compile(r"[,;，；。！？!?\n]+|\s+(?:but|and|though|although|while|whereas)\s+|(?<=[a-z]) - ", re.IGNORECASE)
+CLAUSES = re.compile(
+    r"[,;，；。！？!?\n]+|\s+(?:but|and|though|although|while|whereas)\s+|(?<=[a-z]) - ", re.IGNORECASE
+)
 # A clause turned positive: what the fact rules read when the clause denies its fact.
 EN_NEGATORS = [
     (re.compile(r"\b(do|does|did)(n't| not)\s+", re.IGNORECASE), ""),

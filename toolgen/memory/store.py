@@ -26,8 +26,8 @@ import numpy as np
 
 from toolgen.errors import InvalidInputError, NotFoundError
 from toolgen.ids import MEMORY_ID_RE, sortable_id
-from toolgen.memory.extract import Fact, Reader, RuleReader
 from toolgen.memory import statement
+from toolgen.memory.extract import Fact, Reader, RuleReader
 from toolgen.memory.llm import EmbeddingError, OpenAIEmbedder
 from toolgen.memory.text import fingerprint, tokens
 from toolgen.models import HistoryEntry, Memory
