@@ -49,5 +49,15 @@ class ToolStore:
         """Mark a tool for regeneration (something it was built from is no longer true)."""
         self.table.update(user_pk(user), f"TOOL#{tool_id}", {"stale_reason": reason})
 
+    def scrub(self, user: str, tool_id: str, memory_id: str, reason: str) -> None:
+        """Take a deleted memory out of a tool's record (its text, its id) and flag the tool for regeneration."""
+        record = self.get(user, tool_id)
+        program = dict(record.program)
+        provenance = dict(program.get("provenance") or {})
+        provenance["memories"] = [m for m in provenance.get("memories", []) if m != memory_id]
+        program["provenance"] = provenance
+        kept = [m for m in record.memories if m.memory_id != memory_id]
+        self.put(record.model_copy(update={"memories": kept, "program": program, "stale_reason": reason}))
+
     def delete(self, user: str, tool_id: str) -> None:
         self.table.delete(user_pk(user), f"TOOL#{tool_id}")

@@ -110,3 +110,17 @@ def test_the_recall_index_is_rebuilt_only_when_memories_change(services):
     assert services.recaller.index("rae") is first
     services.memories.learn("rae", "I prefer dark mode")
     assert services.recaller.index("rae") is not first and len(services.recaller.index("rae")) == 2
+
+
+def test_deleting_a_memory_scrubs_it_from_the_tools_it_shaped_and_flags_them(services):
+    city = services.memories.learn("zoe", "I live in Chengdu")
+    record = make_tool(services, "zoe", "rank the hottest cities this week")
+    assert [m.memory_id for m in record.memories] == [city.memory_id]
+    verify.forget(services.memories, services.tools, services.table, "zoe", city.memory_id)
+    scrubbed = services.tools.get("zoe", record.tool_id)
+    assert scrubbed.memories == [] and city.memory_id not in scrubbed.program["provenance"]["memories"]
+    assert "Chengdu" not in scrubbed.model_dump_json(include={"memories", "stale_reason"})
+    assert scrubbed.stale_reason == f"memory {city.memory_id}, which shaped it, was deleted"
+    ledger = services.table.get("USER#zoe", f"{rewards.LEDGER}{record.tool_id}")
+    assert ledger is not None and ledger["memories"] == []  # its uses are no longer credited to it
+    assert services.memories.list("zoe") == []

@@ -426,7 +426,9 @@ def recheck_memories() -> dict[str, int]:
 
 @app.delete("/v1/memories/<memory_id>", responses={204: {"description": "Forgotten"}, **ERRORS})
 def delete_memory(memory_id: str) -> Response[None]:
-    services().memories.delete(_user(), memory_id)
+    """Forget a memory: it leaves the records of the tools it shaped, which are flagged for regeneration."""
+    svc = services()
+    verify.forget(svc.memories, svc.tools, svc.table, _user(), memory_id)
     return Response(204, None, None)
 
 

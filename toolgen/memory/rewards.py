@@ -66,10 +66,18 @@ def feedback(store: MemoryStore, user: str, memory_ids: list[str], signal: str, 
     return memory_ids
 
 
+def unlink(table: ItemTable, user: str, tool_id: str, memory_id: str) -> None:
+    """A deleted memory no longer earns the tool's uses."""
+    entry = table.get(user_pk(user), LEDGER + tool_id)
+    if entry is not None and memory_id in entry.get("memories", []):
+        kept = [m for m in entry["memories"] if m != memory_id]
+        table.update(user_pk(user), LEDGER + tool_id, {"memories": kept})
+
+
 def forget_usage(table: ItemTable, user: str, tool_id: str, home: str) -> None:
     """A deleted tool's ledger and its owner's counter."""
     table.delete(user_pk(user), LEDGER + tool_id)
     table.delete(home, usage_sk(user))
 
 
-__all__ = ["count_use", "feedback", "fold", "forget_usage", "register_tool"]
+__all__ = ["count_use", "feedback", "fold", "forget_usage", "register_tool", "unlink"]

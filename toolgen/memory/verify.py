@@ -14,8 +14,10 @@ import urllib.request
 from typing import Protocol
 
 from toolgen.errors import NotFoundError
+from toolgen.memory import rewards
 from toolgen.memory.store import MemoryStore
 from toolgen.models import Memory
+from toolgen.table import ItemTable
 from toolgen.tools import ToolStore
 
 logger = logging.getLogger(__name__)
@@ -60,6 +62,20 @@ def apply(store: MemoryStore, tools: ToolStore, user: str, memory_id: str, valid
             except NotFoundError:
                 continue
     return memory
+
+
+def forget(store: MemoryStore, tools: ToolStore, ledger: ItemTable, user: str, memory_id: str) -> None:
+    """Delete a memory and every trace of it: its text and id leave the records of the tools it shaped (which are
+    flagged for regeneration, since what they were built from is gone) and their reward ledgers."""
+    memory = store.get(user, memory_id)
+    reason = f"memory {memory_id}, which shaped it, was deleted"  # not its text: the person wanted it gone
+    for tool_id in memory.tools:
+        try:
+            tools.scrub(user, tool_id, memory_id, reason)
+        except NotFoundError:
+            continue
+        rewards.unlink(ledger, user, tool_id, memory_id)
+    store.delete(user, memory_id)
 
 
 def recheck(store: MemoryStore, tools: ToolStore, verifier: Verifier, user: str) -> dict[str, int]:
