@@ -3,9 +3,10 @@
 Fact reading (``LLMReader``). The rules of toolgen/memory/extract.py read first; the model reads what they miss
 ("Hangzhou has been home since last spring", "咖啡喝多了我会心慌"). The model must quote the person's own words
 for every fact (a statement not found in the text is dropped, so it cannot invent memories), may only use the
-keys below, and its value must normalise the way the rules' values do (a city toolgen knows, a clock time, an ISO
-currency), or the memory is kept as text without a key. So the facts that supersede one another and fill a tool's defaults
-are the same whichever reader found them. A model error, timeout or invalid answer leaves the rules' reading.
+keys below, and its value must normalise the way the rules' values do (a city toolgen knows, a clock time, an
+ISO currency), or the memory is kept as text without a key. So the facts that supersede one another and fill a
+tool's defaults are the same whichever reader found them. A model error, timeout or invalid answer leaves the
+rules' reading.
 
 Relevance by meaning (``OpenAIEmbedder``). With MEMORY_EMBEDDING_MODEL set, each memory's text is embedded once
 when it is learnt or edited (stored beside it as float16), and each request once when it is recalled; the index
