@@ -44,6 +44,19 @@ def sortable_id(prefix: str) -> str:
     return prefix + _encode(now, 10) + _encode(tail, 10)
 
 
+def id_at(prefix: str, milliseconds: int) -> str:
+    """The smallest sortable id of ``prefix`` made at ``milliseconds`` (every id made then or later sorts after)."""
+    return prefix + _encode(max(milliseconds, 0), 10) + _encode(0, 10)
+
+
+def id_time(sortable: str) -> int:
+    """When a sortable id was made, in milliseconds since the epoch."""
+    number = 0
+    for char in sortable[1:11]:
+        number = number * 32 + _ALPHABET.index(char)
+    return number
+
+
 def tool_id() -> str:
     """An unguessable tool id (100 random bits): it names the function and the page."""
     return "t" + _encode(secrets.randbits(100), 20)

@@ -18,6 +18,7 @@ from toolgen.deploy.invoke import Invoker, LambdaInvoker
 from toolgen.jobs import JobStore
 from toolgen.memory import DynamoMemoryStore, MemoryConfig, MemoryStore, Recaller
 from toolgen.memory.llm import embedder_from_environment, reader_from_environment
+from toolgen.memory.snapshot import SnapshotStore
 from toolgen.memory.verify import HttpVerifier, Verifier
 from toolgen.planner import Planner
 from toolgen.planner.llm import planner_from_environment
@@ -64,7 +65,13 @@ class Services:
             invoker=invoker or LambdaInvoker(),
             planner=planner_from_environment(),
             plans=PlanStore(table),
-            recaller=Recaller(memories, MemoryConfig.from_env(), seed=_seed(), embedder=embedder),
+            recaller=Recaller(
+                memories,
+                MemoryConfig.from_env(),
+                seed=_seed(),
+                embedder=embedder,
+                snapshots=SnapshotStore(settings.bucket_name) if settings.bucket_name else None,
+            ),
             verifier=HttpVerifier(verifier_url) if verifier_url else None,
         )
 

@@ -80,7 +80,9 @@ class ItemTable(Protocol):
     def put(self, item: dict[str, Any], *, if_absent: bool = False) -> None: ...
     def get(self, pk: str, sk: str) -> dict[str, Any] | None: ...
     def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]: ...
-    def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]: ...
+    def query(
+        self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None
+    ) -> list[dict[str, Any]]: ...
     def update(
         self, pk: str, sk: str, values: dict[str, Any], *, expect: dict[str, Any] | None = None
     ) -> dict[str, Any]: ...
@@ -229,9 +231,15 @@ class DynamoTable:
                 raise AWSError(f"dynamodb batch_get_item left keys unread after {BATCH_ATTEMPTS} attempts")
         return found
 
-    def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]:
-        condition = "pk = :pk" + (" AND begins_with(sk, :p)" if sk_prefix else "")
-        values = {":pk": pk, **({":p": sk_prefix} if sk_prefix else {})}
+    def query(
+        self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Items of ``pk`` whose sort key starts with ``sk_prefix`` (and, with ``after``, is at least ``after``)."""
+        if after is not None:  # base32 ids and '#' sort below '~'
+            condition, values = "pk = :pk AND sk BETWEEN :a AND :z", {":pk": pk, ":a": after, ":z": sk_prefix + "~"}
+        else:
+            condition = "pk = :pk" + (" AND begins_with(sk, :p)" if sk_prefix else "")
+            values = {":pk": pk, **({":p": sk_prefix} if sk_prefix else {})}
         kwargs: dict[str, Any] = {
             "KeyConditionExpression": condition,
             "ExpressionAttributeValues": self._encode(values),
@@ -381,8 +389,12 @@ class MemoryTable:
     def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
         return [copy.deepcopy(self.items[k]) for k in dict.fromkeys(keys) if k in self.items]
 
-    def query(self, pk: str, sk_prefix: str = "", *, newest_first: bool = False) -> list[dict[str, Any]]:
-        keys = sorted(k for k in self.items if k[0] == pk and k[1].startswith(sk_prefix))
+    def query(
+        self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None
+    ) -> list[dict[str, Any]]:
+        keys = sorted(
+            k for k in self.items if k[0] == pk and k[1].startswith(sk_prefix) and (after is None or k[1] >= after)
+        )
         if newest_first:
             keys.reverse()
         return [copy.deepcopy(self.items[k]) for k in keys]

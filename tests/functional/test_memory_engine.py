@@ -104,12 +104,43 @@ def test_an_unreachable_verifier_changes_nothing(services):
     assert counts["unknown"] == 1 and services.memories.list("quin")[0].verification == "unverified"
 
 
-def test_the_recall_index_is_rebuilt_only_when_memories_change(services):
+def test_a_warm_index_catches_up_by_reading_only_what_changed(services, monkeypatch):
     services.memories.learn("rae", "I live in Tokyo")
     first = services.recaller.index("rae")
-    assert services.recaller.index("rae") is first
-    services.memories.learn("rae", "I prefer dark mode")
-    assert services.recaller.index("rae") is not first and len(services.recaller.index("rae")) == 2
+    assert services.recaller.index("rae") is first and first.version == services.memories.version("rae")
+    read_all = []
+    monkeypatch.setattr(services.memories, "list", lambda *a, **k: read_all.append(1) or [])
+    dark = services.memories.learn("rae", "I prefer dark mode")
+    moved = services.memories.learn("rae", "I moved to Osaka")  # supersedes Tokyo
+    index = services.recaller.index("rae")
+    assert index is first and read_all == []  # the change log and the changed memories, not every memory
+    assert sorted(m.text for m in index.memories.values()) == ["I moved to Osaka", "I prefer dark mode"]
+    assert len(index) == 2 and {dark.memory_id, moved.memory_id} <= index.changed
+    prompt = "rank the hottest cities"
+    assert sorted(m.value for m in services.recaller.recall("rae", prompt, classify(prompt))) == ["Osaka", "dark"]
+
+
+def test_a_cold_process_loads_the_snapshot_and_a_deletion_removes_it(services, monkeypatch):
+    from toolgen.memory.recall import Recaller
+    from toolgen.memory.snapshot import snapshot_key
+
+    for n in range(3):
+        services.memories.learn("sol", f"note {n} about my garden")
+    city = services.memories.learn("sol", "I live in Lisbon")
+    warm = services.recaller.index("sol")  # no snapshot yet: read from the table once, and one is written
+    s3 = services.recaller.snapshots.client
+    assert s3.head_object(Bucket=services.settings.bucket_name, Key=snapshot_key("sol"))
+    read_all = []
+    monkeypatch.setattr(services.memories, "list", lambda *a, **k: read_all.append(1) or [])
+    cold = Recaller(services.memories, services.recaller.config, snapshots=services.recaller.snapshots)
+    services.memories.learn("sol", "I prefer dark mode")  # after the snapshot: caught up from the log
+    prompt = "rank the hottest cities"
+    assert sorted(m.value for m in cold.recall("sol", prompt, classify(prompt))) == ["Lisbon", "dark"]
+    assert read_all == [] and len(cold.index("sol")) == len(warm) + 1
+    services.memories.delete("sol", city.memory_id)
+    services.recaller.forget("sol")  # as DELETE /v1/memories/{id} does: the snapshot held its text
+    with pytest.raises(Exception, match="404|Not Found|NoSuchKey"):
+        s3.head_object(Bucket=services.settings.bucket_name, Key=snapshot_key("sol"))
 
 
 def test_deleting_a_memory_scrubs_it_from_the_tools_it_shaped_and_flags_them(services):

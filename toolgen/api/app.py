@@ -429,6 +429,7 @@ def delete_memory(memory_id: str) -> Response[None]:
     """Forget a memory: it leaves the records of the tools it shaped, which are flagged for regeneration."""
     svc = services()
     verify.forget(svc.memories, svc.tools, svc.table, _user(), memory_id)
+    svc.recaller.forget(_user())  # its snapshot held the text too
     return Response(204, None, None)
 
 
@@ -440,7 +441,7 @@ def inspect_recall(
     svc, user = services(), _user()
     intent = classify(prompt)
     rewards.fold(svc.table, svc.memories, user)  # show rewards as a request would see them
-    recalled = svc.recaller.recall(user, prompt, intent) if intent.archetype else []
+    recalled = svc.recaller.recall(user, prompt, intent)  # a request of no named kind has memories too
     return RecallView(
         prompt=prompt,
         archetype=intent.archetype,
@@ -466,6 +467,7 @@ def forget_me() -> Response[None]:
     for record in svc.tools.list(user):
         _delete_tool(svc, user, record)
     svc.memories.forget_user(user)
+    svc.recaller.forget(user)
     svc.table.delete_prefix(user_pk(user))  # jobs, plans, and anything else of theirs
     return Response(204, None, None)
 

@@ -170,6 +170,7 @@ class MemoryIndex:
         everything: bool = False,
         query: np.ndarray | None = None,
         topic: frozenset[str] = frozenset(),
+        exclude: np.ndarray | None = None,
     ) -> list[RecalledMemory]:
         """The memories a request should use, best first (``everything``: every candidate, for inspection)."""
         if not self.memories:
@@ -179,6 +180,8 @@ class MemoryIndex:
         floor = max((config.threshold - (1 - alpha)) / alpha, 0.0) if not everything else 0.0
         semantic = self._semantic(query)
         relevance = self._relevance(words, intent, semantic, topic)
+        if exclude is not None:  # memories changed since this index was built are ranked from their new state
+            relevance[exclude] = 0.0
         positions = np.nonzero((relevance > 0) & (relevance >= floor))[0]
         if positions.size == 0:
             return []

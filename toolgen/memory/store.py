@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from toolgen.errors import InvalidInputError, NotFoundError
-from toolgen.ids import MEMORY_ID_RE, sortable_id
+from toolgen.ids import MEMORY_ID_RE, id_at, sortable_id
 from toolgen.memory import statement
 from toolgen.memory.extract import Fact, Reader, RuleReader
 from toolgen.memory.llm import EmbeddingError, OpenAIEmbedder
@@ -35,6 +35,8 @@ from toolgen.table import Change, ItemTable, Put, user_pk
 
 logger = logging.getLogger(__name__)
 PROFILE = "PROFILE"
+LOG = "MEMLOG#"  # the change log: one item per memory version, naming the memories that version changed
+LOG_KEPT_S = 7 * 86_400  # the table's TTL removes log entries after a week (an index older than that reloads)
 COUNTERS = ("uses", "turns", "interventions_tried", "interventions_succeeded")
 
 
@@ -50,6 +52,10 @@ class MemoryStore(Protocol):
     def history(self, user: str, memory_id: str) -> builtins.list[HistoryEntry]: ...
     def version(self, user: str) -> str: ...
     def snapshot(self, user: str, model: str | None) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]: ...
+    def changes(self, user: str, since_ms: int) -> builtins.list[tuple[str, builtins.list[str]]]: ...
+    def get_many(
+        self, user: str, memory_ids: builtins.list[str], model: str | None
+    ) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]: ...
     def set_vectors(self, user: str, vectors: dict[str, np.ndarray], model: str) -> None: ...
     def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None: ...
     def mark_used(self, user: str, memory_ids: builtins.list[str], tool_id: str) -> None: ...
@@ -136,6 +142,25 @@ class DynamoMemoryStore:
                 vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
         return memories, vectors
 
+    def changes(self, user: str, since_ms: int) -> builtins.list[tuple[str, builtins.list[str]]]:
+        """(version, memory ids it changed) of every change made at ``since_ms`` or later, oldest first: one
+        query of the change log, as long as the changes (not the memories)."""
+        items = self.table.query(user_pk(user), LOG, after=LOG + id_at("v", since_ms))
+        return [(i["sk"].removeprefix(LOG), list(i.get("memory_ids", []))) for i in items]
+
+    def get_many(
+        self, user: str, memory_ids: builtins.list[str], model: str | None
+    ) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]:
+        """These memories as they are now (a deleted one is simply absent), with their ``model`` embeddings."""
+        items = self.table.get_many([(user_pk(user), f"MEM#{m}") for m in memory_ids if MEMORY_ID_RE.match(m)])
+        memories, vectors = [], {}
+        for item in items:
+            memory = Memory.model_validate(_fields(item))
+            memories.append(memory)
+            if model and item.get("vector_model") == model and item.get("vector"):
+                vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
+        return memories, vectors
+
     def set_vectors(self, user: str, vectors: dict[str, np.ndarray], model: str) -> None:
         """Store embeddings made later (a memory learnt before embeddings were configured, or while they failed)."""
         for memory_id, vector in vectors.items():
@@ -170,8 +195,15 @@ class DynamoMemoryStore:
             "details": details,
         }
 
-    def _version(self, user: str) -> dict[str, Any]:
-        return {"pk": user_pk(user), "sk": PROFILE, "memory_version": sortable_id("v")}
+    def _version(self, user: str, *changed: str | Memory) -> builtins.list[dict[str, Any]]:
+        """A new memory version, and its entry in the change log naming the memories it changed (written with
+        the change itself, so a warm index catches up by reading only what changed)."""
+        version = sortable_id("v")
+        ids = [c.memory_id if isinstance(c, Memory) else c for c in changed]
+        return [
+            {"pk": user_pk(user), "sk": PROFILE, "memory_version": version},
+            {"pk": user_pk(user), "sk": LOG + version, "memory_ids": ids, "expiration": int(time.time()) + LOG_KEPT_S},
+        ]
 
     def _item(self, memory: Memory) -> dict[str, Any]:
         return {
@@ -222,9 +254,11 @@ class DynamoMemoryStore:
         if pointer is not None and key and pointer.get("value") != value:
             ended.append((pointer, "superseded"))  # a new value for the same key: the old one is superseded
         if not ended:
-            self.table.put_many([self._item(memory), self._pointer(memory), created, self._version(user)])
+            self.table.put_many([self._item(memory), self._pointer(memory), created, *self._version(user, memory)])
             return memory
-        steps: list[Put | Change] = [Put(self._item(memory)), Put(created), Put(self._version(user))]
+        changed = [memory.memory_id, *(old["memory_id"] for old, _ in ended)]
+        steps: list[Put | Change] = [Put(self._item(memory)), Put(created)]
+        steps += [Put(item) for item in self._version(user, *changed)]
         if key or pointer is None:
             steps.append(Put(self._pointer(memory)))
         for old, event in ended:  # all at once: the new memory never stands beside what it replaces
@@ -278,7 +312,7 @@ class DynamoMemoryStore:
             )
             history.append(self._history(user, memory_id, "reinstated", now, source=source))
         updated = self.table.update(user_pk(user), f"MEM#{memory_id}", changes)
-        self.table.put_many([{**pointer, "sources": sources}, *history, self._version(user)])
+        self.table.put_many([{**pointer, "sources": sources}, *history, *self._version(user, memory_id)])
         return Memory.model_validate(_fields(updated))
 
     def edit(self, user: str, memory_id: str, text: str) -> Memory:
@@ -290,7 +324,7 @@ class DynamoMemoryStore:
             update={"text": text, "kind": kind, "key": key, "value": value, "tokens": tokens(text), "updated_at": now}
         )
         history = self._history(user, memory_id, "edited", now, before=memory.text, after=text, key=key, value=value)
-        items, stale = [self._item(edited), history, self._version(user)], []
+        items, stale = [self._item(edited), history, *self._version(user, memory_id)], []
         if memory.status == "active":  # an active memory owns its pointer: move it with the fact
             items.append(self._pointer(edited))
             old = _pointer_sk(memory.key, memory.text)
@@ -308,7 +342,7 @@ class DynamoMemoryStore:
         item = self.table.get(user_pk(user), pointer)
         if item and item.get("memory_id") == memory_id:
             self.table.delete(user_pk(user), pointer)
-        self.table.put(self._version(user))
+        self.table.put_many(self._version(user, memory_id))
 
     def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None:
         """Add reward counters (uses, turns, interventions) to memories, each change in its history."""
@@ -326,7 +360,7 @@ class DynamoMemoryStore:
                 continue
             history.append(self._history(user, memory_id, "rewarded", now, reason=reason, **counters))
         if history:
-            self.table.put_many([*history, self._version(user)])
+            self.table.put_many([*history, *self._version(user, *(h["sk"].split("#")[1] for h in history))])
 
     def mark_used(self, user: str, memory_ids: builtins.list[str], tool_id: str) -> None:
         """Record that these memories shaped ``tool_id`` (so its use and feedback are credited to them)."""
@@ -353,13 +387,13 @@ class DynamoMemoryStore:
         updated = self.table.update(user_pk(user), f"MEM#{memory_id}", changes)
         event = "verified" if valid else "invalidated"
         self.table.put_many(
-            [self._history(user, memory_id, event, now, source=source or "person"), self._version(user)]
+            [self._history(user, memory_id, event, now, source=source or "person"), *self._version(user, memory_id)]
         )
         return Memory.model_validate(_fields(updated))
 
     def forget_user(self, user: str) -> int:
         """Delete every memory item of the person (memories, history, pointers, profile); how many."""
         count = 0
-        for prefix in ("MEM#", "MEMH#", "MEMKEY#", "MEMTEXT#", PROFILE):
+        for prefix in ("MEM#", "MEMH#", "MEMKEY#", "MEMTEXT#", LOG, PROFILE):
             count += self.table.delete_prefix(user_pk(user), prefix)
         return count
