@@ -126,10 +126,11 @@ def understand(
     understood = Understanding(intent=intent, classify_ms=_ms_since(started), unclear=unclear)
     started = time.perf_counter()
     if learn:  # what the person says about themselves is learnt even when the tool they ask for is unclear
-        understood.learned = [
+        learned = [
             services.memories.learn(user, statement, source=source, fact=fact).memory_id
             for statement, fact in services.memories.reader.mine(prompt)
         ]
+        understood.learned = list(dict.fromkeys(learned))  # two statements of one fact are one memory
     if intent.archetype is None:
         return understood
     rewards.fold(services.table, services.memories, user)

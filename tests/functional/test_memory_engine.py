@@ -139,7 +139,7 @@ def test_a_cold_process_loads_the_snapshot_and_a_deletion_removes_it(services, m
     assert read_all == [] and len(cold.index("sol")) == len(warm) + 1
     services.memories.delete("sol", city.memory_id)
     services.recaller.forget("sol")  # as DELETE /v1/memories/{id} does: the snapshot held its text
-    with pytest.raises(Exception, match="404|Not Found|NoSuchKey"):
+    with pytest.raises(Exception, match=r"404|Not Found|NoSuchKey"):
         s3.head_object(Bucket=services.settings.bucket_name, Key=snapshot_key("sol"))
 
 

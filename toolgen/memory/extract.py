@@ -124,8 +124,8 @@ def _food(text: str, t: str) -> Fact | None:
 NEGATIVE_FACTS: tuple[tuple[re.Pattern[str], Fact], ...] = (
     (
         re.compile(
-            r"\b(never|don'?t|do not|no longer|stopped|quit|gave up) (eat(ing)?|having|touch(ing)?) (any )?"
-            r"(meat|animal products)\b|\bmeat[- ]free\b|(从不|从来不|不|不再|戒了?)(吃)?(肉|荤)(?!类?以外)",
+            r"\b(never|don'?t|do not|no longer|stopped|quit|gave up|give up|cut out)( (eat(ing)?|having|touch(ing)?))?"
+            r" (any )?(meat|animal products)\b|\bmeat[- ]free\b|(从不|从来不|不|不再|戒了?)(吃)?(肉|荤)(?!类?以外)",
             re.IGNORECASE,
         ),
         ("fact", "diet", "vegetarian"),
@@ -197,11 +197,11 @@ def mine(request: str) -> list[str]:
     return [p for p in statements(request) if FIRST_PERSON.search(p) and statement.read(p, extract).says_something]
 
 
-def clause_fact(text: str) -> Fact:
-    """The fact a clause is about, its negation taken out ("I'm not vegetarian" is about diet=vegetarian)."""
+def held_fact(text: str) -> Fact:
+    """The fact a statement holds now, as the rules read it ("I'm not vegetarian anymore" holds none)."""
     from toolgen.memory import statement
 
-    return extract(statement.positive(text))
+    return statement.read(text, extract).fact
 
 
 class Reader(Protocol):
@@ -225,4 +225,4 @@ class RuleReader:
         return extract(text)
 
     def mine(self, request: str) -> list[tuple[str, Fact]]:
-        return [(statement, clause_fact(statement)) for statement in mine(request)]
+        return [(statement, held_fact(statement)) for statement in mine(request)]

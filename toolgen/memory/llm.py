@@ -36,7 +36,7 @@ from toolgen.intent.slots import (
     find_time,
     time_of_day,
 )
-from toolgen.memory.extract import FIRST_PERSON, Fact, Kind, Reader, RuleReader, clause_fact, extract
+from toolgen.memory.extract import FIRST_PERSON, Fact, Kind, Reader, RuleReader, extract, held_fact
 from toolgen.memory.extract import mine as mine_by_rules
 from toolgen.memory.text import tokens
 
@@ -235,7 +235,7 @@ class LLMReader:
         return read[0][1] if read else rules
 
     def mine(self, request: str) -> list[tuple[str, Fact]]:
-        found = [(statement, clause_fact(statement)) for statement in mine_by_rules(request)]
+        found = [(statement, held_fact(statement)) for statement in mine_by_rules(request)]
         if not FIRST_PERSON.search(request):  # nothing said about the person: no call
             return found
         for statement, fact in self.ask(request):

@@ -300,9 +300,10 @@ class DynamoMemoryStore:
         """The same fact said again: a confirmation (its age counts from now), in its history; a fact once found
         invalid is current again, with this statement as the evidence."""
         memory_id, sources = pointer["memory_id"], list(pointer.get("sources", []))
-        if source in sources:  # the same request seen twice (API, then worker): nothing new
+        if source in sources and source != "api":  # the same request read twice (API, then worker): nothing new
             return self.get(user, memory_id)
-        sources.append(source)
+        if source not in sources:
+            sources.append(source)
         changes: dict[str, Any] = {"sources": sources, "updated_at": now, "confirmed_at": now}
         memory = self.get(user, memory_id)
         history = [self._history(user, memory_id, "restated", now, source=source)]
