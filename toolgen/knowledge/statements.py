@@ -46,4 +46,11 @@ def says(category: str, clause: str) -> bool:
     return find(category, clause) is not None
 
 
-__all__ = ["CATEGORIES", "find", "says"]
+@cache
+def zh_words() -> dict[str, frozenset[str]]:
+    """The word lists Chinese negation is read with (negators, prefixes, not_negations, with_negation)."""
+    raw = json.loads(DATA.read_text(encoding="utf-8"))["zh_words"]
+    return {k: frozenset(v) for k, v in raw.items() if not k.startswith("_")}
+
+
+__all__ = ["CATEGORIES", "find", "says", "zh_words"]

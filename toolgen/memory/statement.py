@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from toolgen.knowledge import statements as words
 from toolgen.memory.extract import NONE, Fact, left_place, negative_fact
+from toolgen.memory.text import chinese_words as rjieba_cut
 
 DAY = 86_400.0
 CLAUSES = re.compile(
@@ -40,10 +41,6 @@ EN_NEGATORS = [
     (re.compile(r"\b(not any ?more|any ?more|any longer|not|never|no longer|no more)\b\s*", re.IGNORECASE), ""),
     (re.compile(r"\b(stopped|quit|gave up|given up|give up)\s+", re.IGNORECASE), ""),
 ]
-ZH_NEGATORS = re.compile(
-    r"再也不|不再|从来没有?|从没有?|从来不|从不|已经不|没有|没|别|戒掉|戒了|戒"
-    r"|(?<!差)(?<!要)不(?!错|少|管|过|仅|但|久|同|断|得|然|如|一定|到|止|论|只|算|好意思)"
-)
 
 
 @dataclass(frozen=True)
@@ -64,10 +61,36 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in CLAUSES.split(text) if c and c.strip()]
 
 
+def _zh_negation(clause: str) -> tuple[bool, str]:
+    """(whether a Chinese clause denies, the clause without its negation), read on its words: 不住 is a denial of
+    住, 不错 a word of its own (praise)."""
+    lists = words.zh_words()
+    kept, denied = [], False
+    for word in rjieba_cut(clause):
+        prefix = word[:1]
+        if word in lists["negators"]:
+            denied = True
+            continue
+        if len(word) > 1 and prefix in lists["prefixes"] and word not in lists["not_negations"]:
+            denied, word = True, word[1:]
+        kept.append(word)
+    if denied:  # the adverbs that go only with a negation go with it; a closing 了 marks the change
+        kept = [w for w in kept if w not in lists["with_negation"]]
+        while kept and kept[-1] in ("了", "。", "！", "，"):
+            kept.pop()
+    return denied, "".join(kept)
+
+
+def negated(clause: str) -> bool:
+    if words.CJK.search(clause):
+        return _zh_negation(clause)[0]
+    return words.says("negation", clause)
+
+
 def positive(clause: str) -> str:
     """The clause with its negation taken out ("I'm not vegetarian anymore" -> "I'm vegetarian")."""
     if words.CJK.search(clause):
-        return re.sub(r"了(?=[，。！？,.!?]*$)", "", ZH_NEGATORS.sub("", clause)).strip()
+        return _zh_negation(clause)[1]
     for pattern, replacement in EN_NEGATORS:
         clause = pattern.sub(replacement, clause)
     return re.sub(r"\s+", " ", clause).strip()
@@ -96,16 +119,16 @@ def _clause(clause: str, read_fact: Callable[[str], Fact], now: float) -> Readin
         return None
     if words.says("irrealis", clause) and not words.says("now", clause):
         return None
-    denied = negative_fact(clause)
-    if denied is not None:  # a negation that is itself a fact: "I never eat meat"
-        return Reading(denied, valid_from=_since(clause, now))
-    negated = words.says("negation", clause)
-    fact = read_fact(positive(clause) if negated else clause)
+    stated = negative_fact(clause)
+    if stated is not None:  # a negation that is itself a fact: "I never eat meat"
+        return Reading(stated, valid_from=_since(clause, now))
+    denied = negated(clause)
+    fact = read_fact(positive(clause) if denied else clause)
     gone = left_place(clause)
     ends = (("city", gone),) if gone and fact[1] == "city" and fact[2] != gone else ()
     if fact[1] is None:
         return Reading(ends=ends) if ends else None
-    if negated or words.says("ended", clause):
+    if denied or words.says("ended", clause):
         return Reading(ends=((fact[1], fact[2]), *ends))
     if words.says("past_only", clause):
         return None
