@@ -152,6 +152,6 @@ def test_deleting_a_memory_scrubs_it_from_the_tools_it_shaped_and_flags_them(ser
     assert scrubbed.memories == [] and city.memory_id not in scrubbed.program["provenance"]["memories"]
     assert "Chengdu" not in scrubbed.model_dump_json(include={"memories", "stale_reason"})
     assert scrubbed.stale_reason == f"memory {city.memory_id}, which shaped it, was deleted"
-    ledger = services.table.get("USER#zoe", f"{rewards.LEDGER}{record.tool_id}")
+    ledger = services.table.get(rewards.ledger_pk("zoe"), f"{rewards.LEDGER}{record.tool_id}")
     assert ledger is not None and ledger["memories"] == []  # its uses are no longer credited to it
     assert services.memories.list("zoe") == []

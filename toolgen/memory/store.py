@@ -3,7 +3,8 @@
 Items: ``MEM#<id>`` the memory; ``MEMH#<id>#<seq>`` its history, one item per change; ``MEMKEY#<key>`` the active
 memory for a structured key (and ``MEMTEXT#<fingerprint>`` for a text), holding what learning needs to decide
 without reading the memory; ``PROFILE`` the person's memory version, a stamp renewed by every change so a warm
-process knows when its recall index is stale. With embeddings configured a memory item also holds its text's
+process knows when its recall index is stale; and, in a partition of its own (``MEMLOG#<user>``), the change log:
+one item per version naming the memories it changed, which is all a warm index reads to catch up. With embeddings configured a memory item also holds its text's
 embedding (``vector``, float16 bytes, and ``vector_model``), kept out of the Memory the API shows.
 
 Learning a fact never deletes or duplicates: the same fact again is *restated* on the existing memory (a
@@ -61,6 +62,12 @@ class MemoryStore(Protocol):
     def mark_used(self, user: str, memory_ids: builtins.list[str], tool_id: str) -> None: ...
     def verify(self, user: str, memory_id: str, valid: bool, source: str | None) -> Memory: ...
     def forget_user(self, user: str) -> int: ...
+
+
+def log_pk(user: str) -> str:
+    """The change log has a partition of its own, so reading what changed costs what changed (on moto a query
+    costs the size of its partition, and a person's partition holds every memory)."""
+    return f"MEMLOG#{user}"
 
 
 # Keys that name one concept: a person has one of them at a time (the run log reads either).
@@ -145,7 +152,7 @@ class DynamoMemoryStore:
     def changes(self, user: str, since_ms: int) -> builtins.list[tuple[str, builtins.list[str]]]:
         """(version, memory ids it changed) of every change made at ``since_ms`` or later, oldest first: one
         query of the change log, as long as the changes (not the memories)."""
-        items = self.table.query(user_pk(user), LOG, after=LOG + id_at("v", since_ms))
+        items = self.table.query(log_pk(user), LOG, after=LOG + id_at("v", since_ms))
         return [(i["sk"].removeprefix(LOG), list(i.get("memory_ids", []))) for i in items]
 
     def get_many(
@@ -202,7 +209,7 @@ class DynamoMemoryStore:
         ids = [c.memory_id if isinstance(c, Memory) else c for c in changed]
         return [
             {"pk": user_pk(user), "sk": PROFILE, "memory_version": version},
-            {"pk": user_pk(user), "sk": LOG + version, "memory_ids": ids, "expiration": int(time.time()) + LOG_KEPT_S},
+            {"pk": log_pk(user), "sk": LOG + version, "memory_ids": ids, "expiration": int(time.time()) + LOG_KEPT_S},
         ]
 
     def _item(self, memory: Memory) -> dict[str, Any]:
@@ -395,6 +402,7 @@ class DynamoMemoryStore:
     def forget_user(self, user: str) -> int:
         """Delete every memory item of the person (memories, history, pointers, profile); how many."""
         count = 0
-        for prefix in ("MEM#", "MEMH#", "MEMKEY#", "MEMTEXT#", LOG, PROFILE):
+        for prefix in ("MEM#", "MEMH#", "MEMKEY#", "MEMTEXT#", PROFILE):
             count += self.table.delete_prefix(user_pk(user), prefix)
+        count += self.table.delete_prefix(log_pk(user))
         return count
