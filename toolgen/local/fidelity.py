@@ -9,6 +9,10 @@ It also gives moto an account's concurrency quota, which moto does not keep by d
 the quota and what is left unreserved, and PutFunctionConcurrency refuses a reservation that would leave fewer
 than 100 unreserved, with Lambda's own error (`toolgen serve --account-concurrency N`, 1,000 as on a new account).
 
+A query costs what it costs on DynamoDB: moto reads and sorts every item of the table for each Query, so on
+the embedded default a person's recall paid for everyone's memories; a Query of the base table now reads its own
+partition, as DynamoDB does (the answer is the same, its cost the partition's).
+
 And it checks what moto never checks: a DynamoDB call made with a role session's credentials (a function's code,
 which the local runtime gives its execution role's session as Lambda does) is allowed only if the role's
 policies allow it, evaluated by toolgen/local/iam.py; refused with DynamoDB's AccessDeniedException otherwise.
@@ -154,6 +158,7 @@ def apply() -> None:
     setattr(models.LambdaBackend, "add_permission", add_permission)  # noqa: B010
     _patch_account(models)
     _patch_dynamodb_authorization()
+    _patch_dynamodb_query()
     _patch_delete(models)
     _patch_logging(models)
     _patch_layers(models)
@@ -335,3 +340,41 @@ def _patch_dynamodb_authorization() -> None:
         return _denied(self) or original(self)
 
     setattr(DynamoHandler, "call_action", call_action)  # noqa: B010
+
+
+def _patch_dynamodb_query() -> None:
+    """A Query of a base table reads its partition, not every item of the table (moto's Table.query scans and
+    sorts ``all_items()``); a query of an index keeps moto's way."""
+    from moto.dynamodb.models.table import Table
+
+    partition = threading.local()
+    original_query, original_all = Table.query, Table.all_items
+
+    def all_items(self: Any) -> list[Any]:
+        key = getattr(partition, "key", None)
+        if key is None or not self.range_key_attr:
+            return original_all(self)
+        items = list(self.items.get(key, {}).values())
+        comparison, bounds = partition.range
+        if not bounds or any(getattr(b, "type", None) != "S" for b in bounds):
+            return items  # numbers and binaries compare as moto compares them
+        if comparison == "BEGINS_WITH":  # the sort-key condition DynamoDB seeks to, not scans for
+            return [i for i in items if str(i.range_key.value).startswith(str(bounds[0].value))]
+        if comparison == "BETWEEN" and len(bounds) == 2:
+            low, high = str(bounds[0].value), str(bounds[1].value)
+            return [i for i in items if low <= str(i.range_key.value) <= high]
+        return items
+
+    def query(self: Any, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+        index_name = kwargs.get("index_name", args[6] if len(args) > 6 else None)
+        if index_name or hash_key is None:
+            return original_query(self, hash_key, *args, **kwargs)
+        partition.key = hash_key
+        partition.range = (args[0] if args else None, args[1] if len(args) > 1 else [])
+        try:
+            return original_query(self, hash_key, *args, **kwargs)
+        finally:
+            partition.key = None
+
+    setattr(Table, "all_items", all_items)  # noqa: B010
+    setattr(Table, "query", query)  # noqa: B010

@@ -4,8 +4,9 @@ Items: ``MEM#<id>`` the memory; ``MEMH#<id>#<seq>`` its history, one item per ch
 memory for a structured key (and ``MEMTEXT#<fingerprint>`` for a text), holding what learning needs to decide
 without reading the memory; ``PROFILE`` the person's memory version, a stamp renewed by every change so a warm
 process knows when its recall index is stale; and, in a partition of its own (``MEMLOG#<user>``), the change log:
-one item per version naming the memories it changed, which is all a warm index reads to catch up. With embeddings configured a memory item also holds its text's
-embedding (``vector``, float16 bytes, and ``vector_model``), kept out of the Memory the API shows.
+one item per version naming the memories it changed, which is all a warm index reads to catch up. With
+embeddings configured a memory item also holds its text's embedding (``vector``, float16 bytes, and
+``vector_model``), kept out of the Memory the API shows.
 
 Learning a fact never deletes or duplicates: the same fact again is *restated* on the existing memory (a
 confirmation: its age counts from then, and a fact once found invalid is current again); a new value for a key
