@@ -80,6 +80,9 @@ class ItemTable(Protocol):
     def put(self, item: dict[str, Any], *, if_absent: bool = False) -> None: ...
     def get(self, pk: str, sk: str) -> dict[str, Any] | None: ...
     def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]: ...
+    def query_page(
+        self, pk: str, sk_prefix: str, start: dict[str, Any] | None = None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]: ...
     def query(
         self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None
     ) -> list[dict[str, Any]]: ...
@@ -230,6 +233,21 @@ class DynamoTable:
             else:
                 raise AWSError(f"dynamodb batch_get_item left keys unread after {BATCH_ATTEMPTS} attempts")
         return found
+
+    def query_page(
+        self, pk: str, sk_prefix: str, start: dict[str, Any] | None = None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """One page (up to DynamoDB's 1 MB) of ``query(pk, sk_prefix)``, from ``start``; and where the next begins
+        (None after the last)."""
+        kwargs: dict[str, Any] = {
+            "KeyConditionExpression": "pk = :pk AND begins_with(sk, :p)",
+            "ExpressionAttributeValues": self._encode({":pk": pk, ":p": sk_prefix}),
+            "ConsistentRead": True,
+        }
+        if start is not None:
+            kwargs["ExclusiveStartKey"] = start
+        page = self._call("query", **kwargs)
+        return [self._decode(raw) for raw in page.get("Items", [])], page.get("LastEvaluatedKey")
 
     def query(
         self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None
@@ -388,6 +406,18 @@ class MemoryTable:
 
     def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
         return [copy.deepcopy(self.items[k]) for k in dict.fromkeys(keys) if k in self.items]
+
+    PAGE = 100  # items a page holds here (DynamoDB's page is 1 MB)
+
+    def query_page(
+        self, pk: str, sk_prefix: str, start: dict[str, Any] | None = None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        items = self.query(pk, sk_prefix)
+        if start is not None:
+            items = [i for i in items if i["sk"] > start["sk"]]
+        page = items[: self.PAGE]
+        more = len(items) > self.PAGE
+        return page, ({"pk": pk, "sk": page[-1]["sk"]} if more else None)
 
     def query(
         self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None

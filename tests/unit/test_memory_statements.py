@@ -12,7 +12,7 @@ from toolgen.memory import evaluate, statement
 from toolgen.memory.extract import extract
 from toolgen.memory.recall import Recaller
 from toolgen.memory.scoring import DAY, MemoryConfig
-from toolgen.memory.store import DynamoMemoryStore
+from toolgen.memory.store import DynamoMemoryStore, log_pk
 from toolgen.table import MemoryTable
 
 NOW = 1_800_000_000.0
@@ -183,3 +183,45 @@ def test_clauses_and_negations_are_read_in_both_languages():
 def test_the_memory_evaluation_set_reads_every_case(part):
     report = evaluate.evaluate(part)
     assert report.passed == report.total, report.misses
+
+
+class Snapshots:
+    """The bucket's snapshots, in a dict (S3 is the boundary; functional tests use moto's)."""
+
+    def __init__(self) -> None:
+        self.saved: dict = {}
+
+    def get(self, user):
+        return self.saved.get(user)
+
+    def put(self, user, snapshot):
+        self.saved[user] = snapshot
+
+    def delete(self, user):
+        self.saved.pop(user, None)
+
+
+def test_a_never_indexed_person_is_read_a_slice_per_request_and_then_kept(monkeypatch):
+    import importlib
+
+    recall_module = importlib.import_module("toolgen.memory.recall")  # the package exports a function of that name
+
+    table = MemoryTable()
+    store = DynamoMemoryStore(table)
+    for n in range(250):
+        store.learn("u", f"note {n} about the garden")
+    store.learn("u", "I live in Lisbon")
+    table.delete_prefix(log_pk("u"))  # learnt more than a week ago: the change log has expired
+    monkeypatch.setattr(recall_module, "READ_BUDGET_S", 0.0)  # one page a request
+    monkeypatch.setattr(MemoryTable, "PAGE", 100)
+    snapshots = Snapshots()
+    recaller = Recaller(store, MemoryConfig(), snapshots=snapshots)
+    prompt = "rank the hottest cities"
+    recaller.recall("u", prompt, classify(prompt))
+    first = recaller._cache["u"]
+    assert first.reading is not None and len(first) == 100 and snapshots.get("u") is None  # one page so far
+    for _ in range(3):
+        recaller.recall("u", prompt, classify(prompt))
+    assert len(recaller.index("u")) == 251 and recaller.index("u").reading is None
+    assert snapshots.get("u") is not None and len(snapshots.get("u").memories) == 251  # kept once read whole
+    assert [m.value for m in recaller.recall("u", "天气最热的城市", classify("天气最热的城市"))] == ["Lisbon"]

@@ -342,6 +342,15 @@ def _patch_dynamodb_authorization() -> None:
     setattr(DynamoHandler, "call_action", call_action)  # noqa: B010
 
 
+def _typed(value: Any) -> Any:
+    """An ExclusiveStartKey attribute ({"S": "..."}) as moto's DynamoType."""
+    if not value:
+        return None
+    from moto.dynamodb.models.dynamo_type import DynamoType
+
+    return DynamoType(value)
+
+
 def _patch_dynamodb_query() -> None:
     """A Query of a base table reads its partition, not every item of the table (moto's Table.query scans and
     sorts ``all_items()``); a query of an index keeps moto's way."""
@@ -355,6 +364,10 @@ def _patch_dynamodb_query() -> None:
         if key is None or not self.range_key_attr:
             return original_all(self)
         items = list(self.items.get(key, {}).values())
+        start, forward = partition.start
+        if start is not None and getattr(start, "type", None) == "S":  # a later page starts where the last ended
+            edge = str(start.value)
+            items = [i for i in items if (str(i.range_key.value) > edge) == forward and str(i.range_key.value) != edge]
         comparison, bounds = partition.range
         if not bounds or any(getattr(b, "type", None) != "S" for b in bounds):
             return items  # numbers and binaries compare as moto compares them
@@ -371,6 +384,9 @@ def _patch_dynamodb_query() -> None:
             return original_query(self, hash_key, *args, **kwargs)
         partition.key = hash_key
         partition.range = (args[0] if args else None, args[1] if len(args) > 1 else [])
+        exclusive = args[3] if len(args) > 3 else None
+        start = (exclusive or {}).get(self.range_key_attr) if self.range_key_attr else None
+        partition.start = (_typed(start), bool(args[4]) if len(args) > 4 else True)
         try:
             return original_query(self, hash_key, *args, **kwargs)
         finally:

@@ -52,6 +52,7 @@ WINDOW_MS = 30_000  # changes are read from this long before the newest one held
 DELTA_MAX = 256  # changed memories ranked beside the base index before it is rebuilt (65 ms at 10,000)
 SNAPSHOT_AFTER = 64  # changes caught up with before a fresh snapshot is written
 LOG_TRUSTED_MS = 6 * 86_400_000  # the change log is kept a week (store.LOG_KEPT_S): older states reload
+READ_BUDGET_S = 5.0  # a request reads a never-indexed person's memories this long, then answers from what it has
 
 
 @dataclass
@@ -66,6 +67,7 @@ class PersonIndex:
     config: MemoryConfig
     changed: set[str] = field(default_factory=set)
     behind_snapshot: int = 0  # changes caught up with since the snapshot was written
+    reading: dict[str, Any] | None = None  # where the first read of every memory goes on (None: read whole)
     base: MemoryIndex = field(init=False)
     delta: MemoryIndex | None = field(init=False, default=None)
     exclude: np.ndarray | None = field(init=False, default=None)
@@ -152,8 +154,15 @@ class Recaller:
             if cached is not None:
                 self._cache.move_to_end(user)
         if cached is not None and cached.version == version:
+            if cached.reading is not None:  # a first read of every memory under way: read on
+                self._read_on(user, cached)
             return cached
-        person = cached if cached is not None and self._catch_up(user, cached, version) else self._load(user, version)
+        if cached is not None and self._catch_up(user, cached, version):
+            person = cached
+            if person.reading is not None:
+                self._read_on(user, person)
+        else:
+            person = self._load(user, version)
         with self._lock:
             self._cache[user] = person
             while len(self._cache) > CACHE_SIZE:
@@ -193,18 +202,30 @@ class Recaller:
             )
             if person.version == version or self._catch_up(user, person, version):
                 return person
-        started = int(self.clock() * 1000)
-        memories, vectors = self._read_all(user)
-        person = PersonIndex(version, started, {m.memory_id: m for m in memories}, vectors, self.config)
-        if self.snapshots is not None and memories:
-            self._save(user, person)
+        person = PersonIndex(version, int(self.clock() * 1000), {}, {}, self.config, reading={})
+        self._read_on(user, person)
         return person
 
-    def _read_all(self, user: str) -> tuple[list[Memory], dict[str, np.ndarray]]:
-        if self.embedder is None:
-            return self.store.list(user), {}
-        memories, vectors = self.store.snapshot(user, self.embedder.name)
-        return memories, {**vectors, **self._embed(user, memories, vectors)}
+    def _read_on(self, user: str, person: PersonIndex) -> None:
+        """Read a never-indexed person's memories, page by page, for at most READ_BUDGET_S: the request answers
+        from what is read, and the next goes on from there, so no request waits on how many memories there are.
+        When the last page is in, a snapshot is written."""
+        assert person.reading is not None
+        deadline = time.monotonic() + READ_BUDGET_S
+        start: dict[str, Any] | None = person.reading or None
+        while True:  # a page read now is as new as any change caught up with before it
+            memories, vectors, start = self.store.page(user, start, self._model)
+            person.memories.update((m.memory_id, m) for m in memories)
+            person.vectors.update(vectors)
+            if start is None or time.monotonic() > deadline:
+                break
+        person.vectors.update(self._embed(user, list(person.memories.values()), person.vectors))
+        person.reading = start
+        person.rebuild()
+        if start is not None:
+            logger.warning("recall for %s read %d memories so far; the next request reads on", user, len(person))
+        elif self.snapshots is not None and person.memories:
+            self._save(user, person)
 
     def _embed(self, user: str, memories: list[Memory], vectors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Embeddings for memories that have none yet (learnt before embeddings were on, or while they failed)."""

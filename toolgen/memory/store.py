@@ -55,6 +55,9 @@ class MemoryStore(Protocol):
     def version(self, user: str) -> str: ...
     def snapshot(self, user: str, model: str | None) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]: ...
     def changes(self, user: str, since_ms: int) -> builtins.list[tuple[str, builtins.list[str]]]: ...
+    def page(
+        self, user: str, start: dict[str, Any] | None, model: str | None
+    ) -> tuple[builtins.list[Memory], dict[str, np.ndarray], dict[str, Any] | None]: ...
     def get_many(
         self, user: str, memory_ids: builtins.list[str], model: str | None
     ) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]: ...
@@ -155,6 +158,21 @@ class DynamoMemoryStore:
         query of the change log, as long as the changes (not the memories)."""
         items = self.table.query(log_pk(user), LOG, after=LOG + id_at("v", since_ms))
         return [(i["sk"].removeprefix(LOG), list(i.get("memory_ids", []))) for i in items]
+
+    def page(
+        self, user: str, start: dict[str, Any] | None, model: str | None
+    ) -> tuple[builtins.list[Memory], dict[str, np.ndarray], dict[str, Any] | None]:
+        """One page of the person's active memories (with their ``model`` embeddings), and where the next begins."""
+        items, following = self.table.query_page(user_pk(user), "MEM#", start)
+        memories, vectors = [], {}
+        for item in items:
+            memory = Memory.model_validate(_fields(item))
+            if memory.status != "active":
+                continue
+            memories.append(memory)
+            if model and item.get("vector_model") == model and item.get("vector"):
+                vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
+        return memories, vectors, following
 
     def get_many(
         self, user: str, memory_ids: builtins.list[str], model: str | None
