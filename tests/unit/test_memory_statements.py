@@ -225,3 +225,8 @@ def test_a_never_indexed_person_is_read_a_slice_per_request_and_then_kept(monkey
     assert len(recaller.index("u")) == 251 and recaller.index("u").reading is None
     assert snapshots.get("u") is not None and len(snapshots.get("u").memories) == 251  # kept once read whole
     assert [m.value for m in recaller.recall("u", "天气最热的城市", classify("天气最热的城市"))] == ["Lisbon"]
+
+
+def test_a_chinese_denial_keeps_the_numbers_and_words_it_is_about():
+    assert statement.positive("我不再6点半跑步了") == "我6点半跑步"
+    assert extract(statement.positive("我不再6点半跑步了"))[1:] == ("run_time", "06:30")

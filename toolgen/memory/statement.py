@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from toolgen.knowledge import statements as words
 from toolgen.memory.extract import NONE, Fact, left_place, negative_fact
-from toolgen.memory.text import chinese_words as rjieba_cut
+from toolgen.memory.text import cut
 
 DAY = 86_400.0
 CLAUSES = re.compile(
@@ -66,7 +66,7 @@ def _zh_negation(clause: str) -> tuple[bool, str]:
     住, 不错 a word of its own (praise)."""
     lists = words.zh_words()
     kept, denied = [], False
-    for word in rjieba_cut(clause):
+    for word in cut(clause):
         prefix = word[:1]
         if word in lists["negators"]:
             denied = True
@@ -76,7 +76,7 @@ def _zh_negation(clause: str) -> tuple[bool, str]:
         kept.append(word)
     if denied:  # the adverbs that go only with a negation go with it; a closing 了 marks the change
         kept = [w for w in kept if w not in lists["with_negation"]]
-        while kept and kept[-1] in ("了", "。", "！", "，"):
+        while kept and kept[-1].strip() in ("了", "。", "！", "，", ""):
             kept.pop()
     return denied, "".join(kept)
 

@@ -42,6 +42,11 @@ def stem(word: str) -> str:
     return str(_stemmer().stemWord(word))
 
 
+def cut(text: str) -> list[str]:
+    """``text`` cut into words by jieba's dictionary, everything kept (numbers, Latin words, punctuation)."""
+    return [str(w) for w in _segmenter().cut(text)]
+
+
 def chinese_words(text: str) -> list[str]:
     """``text`` cut into words (punctuation and spaces dropped)."""
     return [w for w in _segmenter().cut(text) if CJK_RUN.fullmatch(w)]
