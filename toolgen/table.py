@@ -32,6 +32,8 @@ def user_pk(user: str) -> str:
     return f"USER#{user}"
 
 
+# What a tool's role may do on the table (template.yaml's ToolRole, the exported bundle's role, the emulator's)
+TOOL_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"]
 HOME_ENV = "TOOLGEN_PARTITION"  # a tool's home, in its function's environment (TOOLGEN_HOME is the CLI's folder)
 
 

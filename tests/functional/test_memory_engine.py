@@ -109,7 +109,7 @@ def test_a_warm_index_catches_up_by_reading_only_what_changed(services, monkeypa
     first = services.recaller.index("rae")
     assert services.recaller.index("rae") is first and first.version == services.memories.version("rae")
     read_all = []
-    monkeypatch.setattr(services.memories, "list", lambda *a, **k: read_all.append(1) or [])
+    monkeypatch.setattr(services.memories, "page", lambda *a, **k: read_all.append(1) or ([], {}, None))
     dark = services.memories.learn("rae", "I prefer dark mode")
     moved = services.memories.learn("rae", "I moved to Osaka")  # supersedes Tokyo
     index = services.recaller.index("rae")
@@ -131,7 +131,7 @@ def test_a_cold_process_loads_the_snapshot_and_a_deletion_removes_it(services, m
     s3 = services.recaller.snapshots.client
     assert s3.head_object(Bucket=services.settings.bucket_name, Key=snapshot_key("sol"))
     read_all = []
-    monkeypatch.setattr(services.memories, "list", lambda *a, **k: read_all.append(1) or [])
+    monkeypatch.setattr(services.memories, "page", lambda *a, **k: read_all.append(1) or ([], {}, None))
     cold = Recaller(services.memories, services.recaller.config, snapshots=services.recaller.snapshots)
     services.memories.learn("sol", "I prefer dark mode")  # after the snapshot: caught up from the log
     prompt = "rank the hottest cities"

@@ -24,6 +24,7 @@ from toolgen.paths import TOOL_HANDLER
 from toolgen.program import ToolProgram
 from toolgen.runtime.app import PAGE_FILE
 from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV
+from toolgen.table import TOOL_ACTIONS
 from toolgen.ui import render_page
 
 README = """# {title}
@@ -197,13 +198,7 @@ def bundle_template(
                             "Statement": [
                                 {
                                     "Effect": "Allow",
-                                    "Action": [
-                                        "dynamodb:GetItem",
-                                        "dynamodb:PutItem",
-                                        "dynamodb:UpdateItem",
-                                        "dynamodb:DeleteItem",
-                                        "dynamodb:Query",
-                                    ],
+                                    "Action": list(TOOL_ACTIONS),
                                     "Resource": {"Fn::GetAtt": ["Table", "Arn"]},
                                     "Condition": {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TOOL#*"]}},
                                 },

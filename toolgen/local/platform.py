@@ -15,6 +15,7 @@ from toolgen.config import TOOL_FUNCTION_PREFIX
 from toolgen.deploy.package import layer_zip, zip_files
 from toolgen.local.emulator import Emulator
 from toolgen.paths import ROOT
+from toolgen.table import TOOL_ACTIONS
 
 TABLE = "toolgen"
 BUCKET = "toolgen-pages"
@@ -53,13 +54,7 @@ def tool_rows_policy(table_arn: str) -> dict[str, Any]:
         "Statement": [
             {
                 "Effect": "Allow",
-                "Action": [
-                    "dynamodb:GetItem",
-                    "dynamodb:PutItem",
-                    "dynamodb:UpdateItem",
-                    "dynamodb:DeleteItem",
-                    "dynamodb:Query",
-                ],
+                "Action": list(TOOL_ACTIONS),
                 "Resource": table_arn,
                 "Condition": {
                     "ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TOOL#${aws:userid}", "TOOL#${aws:userid}#*"]}

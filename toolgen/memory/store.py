@@ -53,7 +53,6 @@ class MemoryStore(Protocol):
     def delete(self, user: str, memory_id: str) -> None: ...
     def history(self, user: str, memory_id: str) -> builtins.list[HistoryEntry]: ...
     def version(self, user: str) -> str: ...
-    def snapshot(self, user: str, model: str | None) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]: ...
     def changes(self, user: str, since_ms: int) -> builtins.list[tuple[str, builtins.list[str]]]: ...
     def page(
         self, user: str, start: dict[str, Any] | None, model: str | None
@@ -88,6 +87,19 @@ def _pointer_sk(key: str | None, text: str) -> str:
 
 def _fields(item: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in item.items() if k not in ("pk", "sk", "vector", "vector_model")}
+
+
+def _decoded(
+    items: builtins.list[dict[str, Any]], model: str | None
+) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]:
+    """Memory items as Memories, and the embeddings among them made with ``model``."""
+    memories, vectors = [], {}
+    for item in items:
+        memory = Memory.model_validate(_fields(item))
+        memories.append(memory)
+        if model and item.get("vector_model") == model and item.get("vector"):
+            vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
+    return memories, vectors
 
 
 def _vector(vector: np.ndarray, model: str) -> dict[str, Any]:
@@ -141,18 +153,6 @@ class DynamoMemoryStore:
             HistoryEntry.model_validate({k: v for k, v in i.items() if k in ("at", "event", "details")}) for i in items
         ]
 
-    def snapshot(self, user: str, model: str | None) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]:
-        """The person's active memories, and the embeddings of those embedded with ``model``, in one query."""
-        memories, vectors = [], {}
-        for item in self.table.query(user_pk(user), "MEM#"):
-            memory = Memory.model_validate(_fields(item))
-            if memory.status != "active":
-                continue
-            memories.append(memory)
-            if model and item.get("vector_model") == model and item.get("vector"):
-                vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
-        return memories, vectors
-
     def changes(self, user: str, since_ms: int) -> builtins.list[tuple[str, builtins.list[str]]]:
         """(version, memory ids it changed) of every change made at ``since_ms`` or later, oldest first: one
         query of the change log, as long as the changes (not the memories)."""
@@ -164,28 +164,16 @@ class DynamoMemoryStore:
     ) -> tuple[builtins.list[Memory], dict[str, np.ndarray], dict[str, Any] | None]:
         """One page of the person's active memories (with their ``model`` embeddings), and where the next begins."""
         items, following = self.table.query_page(user_pk(user), "MEM#", start)
-        memories, vectors = [], {}
-        for item in items:
-            memory = Memory.model_validate(_fields(item))
-            if memory.status != "active":
-                continue
-            memories.append(memory)
-            if model and item.get("vector_model") == model and item.get("vector"):
-                vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
-        return memories, vectors, following
+        memories, vectors = _decoded(items, model)
+        active = [m for m in memories if m.status == "active"]
+        return active, {m.memory_id: vectors[m.memory_id] for m in active if m.memory_id in vectors}, following
 
     def get_many(
         self, user: str, memory_ids: builtins.list[str], model: str | None
     ) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]:
         """These memories as they are now (a deleted one is simply absent), with their ``model`` embeddings."""
         items = self.table.get_many([(user_pk(user), f"MEM#{m}") for m in memory_ids if MEMORY_ID_RE.match(m)])
-        memories, vectors = [], {}
-        for item in items:
-            memory = Memory.model_validate(_fields(item))
-            memories.append(memory)
-            if model and item.get("vector_model") == model and item.get("vector"):
-                vectors[memory.memory_id] = np.frombuffer(item["vector"], dtype="<f2").astype(np.float32)
-        return memories, vectors
+        return _decoded(items, model)
 
     def set_vectors(self, user: str, vectors: dict[str, np.ndarray], model: str) -> None:
         """Store embeddings made later (a memory learnt before embeddings were configured, or while they failed)."""
