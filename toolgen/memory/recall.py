@@ -70,6 +70,7 @@ class PersonIndex:
     reading: dict[str, Any] | None = None  # where the first read of every memory goes on (None: read whole)
     base: MemoryIndex = field(init=False)
     delta: MemoryIndex | None = field(init=False, default=None)
+    positions: dict[str, int] = field(init=False, default_factory=dict)  # memory id -> its row in the base
     exclude: np.ndarray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -77,6 +78,7 @@ class PersonIndex:
 
     def rebuild(self) -> None:
         self.base = MemoryIndex(list(self.memories.values()), self.config, self.vectors)
+        self.positions = {m.memory_id: i for i, m in enumerate(self.base.memories)}
         self.changed, self.delta, self.exclude = set(), None, None
 
     def apply(self, found: list[Memory], asked: set[str], vectors: dict[str, np.ndarray]) -> None:
@@ -96,7 +98,9 @@ class PersonIndex:
             return
         current = [self.memories[m] for m in sorted(self.changed) if m in self.memories]
         self.delta = MemoryIndex(current, self.config, self.vectors) if current else None
-        self.exclude = np.array([m.memory_id in self.changed for m in self.base.memories], dtype=bool)
+        # the base's copies of changed memories, found by position: a catch-up costs what changed, not the base
+        self.exclude = np.zeros(len(self.base), dtype=bool)
+        self.exclude[[self.positions[m] for m in self.changed if m in self.positions]] = True
 
     def __len__(self) -> int:
         return len(self.base) - int(self.exclude.sum() if self.exclude is not None else 0) + len(self.delta or ())
