@@ -132,9 +132,11 @@ def verify(token: str, key: str, *, now: float | None = None) -> str:
         raise AuthError("bad token signature")
     try:
         claims = json.loads(_unb64(payload))
-        user, exp = claims["sub"], int(claims["exp"])
+        user, exp = claims["sub"], claims["exp"]
     except (ValueError, KeyError, TypeError) as e:
         raise AuthError("malformed token claims") from e
+    if type(exp) is not int:  # a number of seconds, as minted: not "9999999999", not true, not 1e99
+        raise AuthError("malformed token expiry")
     if not isinstance(user, str) or not USER_RE.match(user):
         raise AuthError("malformed token subject")
     if exp < (now if now is not None else time.time()):

@@ -1,4 +1,32 @@
-"""Bounds shared by the ToolProgram's checks, its OpenAPI document and the runtime (no imports: the runtime's
-cold start reads this without pydantic)."""
+"""Bounds shared by the ToolProgram's checks, its OpenAPI document and the runtime (the standard library only:
+the runtime's cold start reads this without pydantic)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
 
 MAX_NUMBER = 1e15  # the largest magnitude a tool accepts in a number field (the runtime refuses more)
+
+
+class BadJSON(ValueError):
+    """A body that is not JSON a caller may send; its message is for the caller."""
+
+
+class UnboundedJSON(BadJSON):
+    """JSON, but past what any body may be: nested too deeply, or a number too long to convert."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """``json.loads`` held to what any body may be: nesting past the interpreter's recursion limit and a number of
+    more digits than Python converts (4,300) are BadJSON like any other malformed body, never a crash."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise UnboundedJSON("the body is nested too deeply") from None
+    except UnicodeDecodeError:
+        raise BadJSON("the body is not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise BadJSON(f"the body is not JSON: {e.msg} at character {e.pos}") from None
+    except ValueError:  # int() refusing a number of thousands of digits
+        raise UnboundedJSON("the body has a number with too many digits") from None

@@ -12,11 +12,12 @@ import time
 from toolgen.errors import InvalidInputError
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case: safe in URLs and function names
-USER_RE = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
-TOOL_ID_RE = re.compile(r"^t[0-9a-z]{20}$")
-JOB_ID_RE = re.compile(r"^j[0-9a-z]{20}$")
-MEMORY_ID_RE = re.compile(r"^m[0-9a-z]{20}$")
-ROW_ID_RE = re.compile(r"^r[0-9a-z]{20}$")
+# \Z, not $: "$" also matches before a final newline, so "alice\n" would pass as alice.
+USER_RE = re.compile(r"^[A-Za-z0-9_.@-]{1,64}\Z")
+TOOL_ID_RE = re.compile(r"^t[0-9a-z]{20}\Z")
+JOB_ID_RE = re.compile(r"^j[0-9a-z]{20}\Z")
+MEMORY_ID_RE = re.compile(r"^m[0-9a-z]{20}\Z")
+ROW_ID_RE = re.compile(r"^r[0-9a-z]{20}\Z")
 
 
 def _encode(number: int, width: int) -> str:

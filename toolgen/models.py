@@ -26,8 +26,13 @@ class Body(BaseModel):
 
 
 # "Has something to say": a character that is whitespace neither to Python (which strips it) nor to the JSON
-# Schema regex dialect clients generate from, so the document and the server agree on what a blank text is.
-VISIBLE = r"[^\s\x1c-\x1f\x85\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+# Schema regex dialect clients generate from, so the document and the server agree on what a blank text is; and
+# not an invisible format character (zero-width spaces and joiners, word joiner, soft hyphen, variation
+# selectors), which a prompt of nothing else would otherwise pass as text.
+VISIBLE = (
+    r"[^\s\x1c-\x1f\x85\u00a0\u00ad\u034f\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000"
+    r"\ufe00-\ufe0f\ufeff]"
+)
 Text = StringConstraints(strip_whitespace=True, min_length=1, pattern=VISIBLE)
 
 

@@ -29,6 +29,34 @@ def test_bad_tool_requests_are_422(server, body, raw):
     assert reply.body["code"] == "invalid_input" and reply.body["message"]
 
 
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"prompt": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply"),
+        (b'{"prompt": ' + b"9" * 5000 + b"}", "too many digits"),
+    ],
+)
+def test_json_past_what_python_parses_is_422_not_a_crash(server, raw, message):
+    reply = http("POST", f"{server.url}/v1/tools", token=server.token("alice"), raw=raw)
+    assert reply.status == 422, reply.body
+    assert reply.body["code"] == "invalid_input" and message in reply.body["message"]
+
+
+@pytest.mark.parametrize("prompt", ["\u200b\u200b\u200c", "\u2060\ufeff", " \u00ad\u200d "])
+def test_a_prompt_of_invisible_characters_is_refused(server, prompt):
+    reply = http("POST", f"{server.url}/v1/tools", token=server.token("alice"), body={"prompt": prompt})
+    assert reply.status == 422 and reply.body["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize("method", ["TRACE", "CONNECT", "PROPFIND"])
+def test_unknown_methods_are_405_in_the_error_shape(server, method):
+    for path in ("/v1/tools", "/t/t0000000000000000000z/tasks"):
+        reply = http(method, f"{server.url}{path}", token=server.token("alice"))
+        assert reply.status == 405, (path, reply.body)
+        assert reply.body["code"] == "method_not_allowed" and "GET" in reply.headers["Allow"]
+
+
 @pytest.mark.parametrize("token", [None, "not-a-token", "tg1.e30.c2ln"])
 def test_missing_or_bad_token_is_401(server, token):
     reply = http("GET", f"{server.url}/v1/tools", token=token)

@@ -50,7 +50,34 @@ def test_bearer_refuses_missing_or_other_schemes(headers):
         auth.bearer(headers)
 
 
-@pytest.mark.parametrize("user", ["", "a b", "x" * 65, "user#1", "名字"])
+def _signed(claims: str) -> str:
+    """A token over claims the platform never mints, correctly signed: only the claims' checks can refuse it."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    payload = auth._b64(claims.encode())
+    signature = Ed25519PrivateKey.from_private_bytes(auth._seed(SECRET)).sign(f"tg2.{payload}".encode())
+    return f"tg2.{payload}.{auth._b64(signature)}"
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        '{"sub": "alice\\n", "exp": 9999999999}',  # "$" matches before a final newline
+        '{"sub": "alice", "exp": "9999999999"}',
+        '{"sub": "alice", "exp": true}',
+        '{"sub": "alice", "exp": 1e300}',
+        '{"sub": "alice", "exp": null}',
+        '{"sub": ["alice"], "exp": 9999999999}',
+        '["alice", 9999999999]',
+    ],
+)
+def test_signed_claims_of_the_wrong_shape_are_refused(claims):
+    assert auth.verify(_signed('{"sub": "alice", "exp": 9999999999}'), SECRET) == "alice"
+    with pytest.raises(AuthError, match="malformed"):
+        auth.verify(_signed(claims), SECRET)
+
+
+@pytest.mark.parametrize("user", ["", "a b", "x" * 65, "user#1", "名字", "alice\n"])
 def test_invalid_user_names_cannot_get_tokens(user):
     with pytest.raises(InvalidInputError):
         auth.mint(user, SECRET)

@@ -23,7 +23,7 @@ from aws_lambda_powertools.event_handler.openapi.types import (
 )
 from botocore.exceptions import ClientError
 
-from toolgen import __version__, auth
+from toolgen import __version__, auth, bounds
 from toolgen.accounts import Account
 from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
@@ -101,6 +101,8 @@ def handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
         app.append_context(user=user)
     if not _utf8_body(event):  # Powertools would fail decoding it, with a 500
         return _refused(422, "invalid_input", "the request body is not UTF-8 text")
+    if problem := _json_problem(event):  # Powertools' json.loads would crash on these: a 502, not a 422
+        return _refused(422, "invalid_input", problem)
     unknown = _unknown_query(event.get("httpMethod") or "GET", path, event.get("queryStringParameters"))
     if unknown:  # Powertools ignores parameters a route does not declare; an unknown field is refused everywhere
         return _refused(422, "invalid_input", "unknown query parameters: " + ", ".join(repr(n) for n in unknown))
@@ -148,6 +150,22 @@ def _utf8_body(event: dict[str, Any]) -> bool:
     except (ValueError, UnicodeDecodeError):
         return False
     return True
+
+
+def _json_problem(event: dict[str, Any]) -> str | None:
+    """Why the body cannot be read as JSON a caller may send (too deep, a number too long), None when it can or is
+    not JSON at all (the route's validation says so then, in its own words)."""
+    body = event.get("body")
+    if not body:
+        return None
+    raw = base64.b64decode(body) if event.get("isBase64Encoded") else body
+    try:
+        bounds.load_json(raw)
+    except bounds.UnboundedJSON as e:
+        return str(e)
+    except bounds.BadJSON:
+        pass
+    return None
 
 
 def _user() -> str:

@@ -17,6 +17,7 @@ import logging
 import re
 import threading
 import time
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -296,4 +297,20 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a bad request line, headers too long, a method it has no ``do_`` for) in
+        the error shape every other answer has, not its HTML page; an unknown method (TRACE, CONNECT, PROPFIND)
+        is 405 with the methods there are, as API Gateway and function URLs serve no others."""
+        self.close_connection = True
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            body = {"code": "method_not_allowed", "message": f"method {self.command!r} is not allowed", "details": None}
+            self._send(*_json(405, body, [("Allow", ", ".join(METHODS))]))
+            return
+        phrase = HTTPStatus(code).phrase if code in HTTPStatus._value2member_map_ else "error"
+        code_name = phrase.lower().replace(" ", "_").replace("-", "_")
+        self._send(*_json(code, {"code": code_name, "message": message or phrase, "details": None}))
+
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
+
+
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
