@@ -272,6 +272,20 @@ def test_a_retried_request_with_the_same_idempotency_key_gets_the_same_job(api, 
     assert _queued_for(emulator, aws_env.queue_url, {first[1]["job_id"]}) == 1
 
 
+def test_a_key_retried_after_forget_me_makes_a_fresh_job(api):
+    # given a request under a key, then the person forgets everything
+    key = {"Idempotency-Key": "before-forgetting"}
+    first = request(api, "POST", "/v1/tools", user="fen", body={"prompt": "a todo list"}, headers=key)[1]
+    assert request(api, "DELETE", "/v1/users/me", user="fen")[0] == 204
+    assert request(api, "GET", f"/v1/jobs/{first['job_id']}", user="fen")[0] == 404
+    # when the same key is sent again
+    status, again, _ = request(api, "POST", "/v1/tools", user="fen", body={"prompt": "a todo list"}, headers=key)
+    # then it is a new job that exists, not the answer about the one that is gone
+    assert status == 202 and again["job_id"] != first["job_id"]
+    assert request(api, "GET", f"/v1/jobs/{again['job_id']}", user="fen")[0] == 200
+    assert not services().table.query("IDEMPOTENCY#api")  # nobody's records are kept where no one can find them
+
+
 def test_an_idempotency_key_is_the_persons_and_bound_to_its_request(api):
     key = {"Idempotency-Key": "shared-key"}
     mine = request(api, "POST", "/v1/tools", user="ivo", body={"prompt": "a todo list"}, headers=key)[1]

@@ -487,6 +487,7 @@ def forget_me() -> Response[None]:
     svc.memories.forget_user(user)
     svc.recaller.forget(user)
     svc.table.delete_prefix(rewards.ledger_pk(user))
+    svc.table.delete_prefix(idempotency.partition(user))  # a retried key then makes a fresh job
     svc.table.delete_prefix(user_pk(user))  # jobs, plans, and anything else of theirs
     return Response(204, None, None)
 
