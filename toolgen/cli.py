@@ -211,6 +211,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
 def _follow(client: Client, job_id: str, args: argparse.Namespace) -> dict[str, Any] | None:
     """Poll the job to its end, printing each stage as it ends; None if it did not end in time."""
     seen: set[str] = set()
+    said = None
     deadline = time.monotonic() + args.timeout
     while True:
         job = client.api("GET", f"/v1/jobs/{job_id}")
@@ -221,6 +222,9 @@ def _follow(client: Client, job_id: str, args: argparse.Namespace) -> dict[str, 
                 print(f"  {stage['name']:<9} {stage['status']:<10} {ms}".rstrip(), flush=True)
         if job["status"] in TERMINAL:
             break
+        if job.get("waiting") and job["waiting"] != said and not args.json:  # a wait for capacity, a lost worker
+            said = job["waiting"]
+            print(f"  {said}", file=sys.stderr, flush=True)
         if time.monotonic() > deadline:
             print(f"toolgen: job {job_id} still {job['status']} after {args.timeout} s", file=sys.stderr)
             return None
@@ -487,6 +491,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as e:
+        from toolgen import aws
+
+        if not aws.is_aws_error(e):  # a defect of ours: the traceback is what a report needs
+            raise
+        print(f"toolgen: {aws.translate(e, 'an AWS call').message}", file=sys.stderr)  # the platform unreachable
+        return 1
 
 
 if __name__ == "__main__":

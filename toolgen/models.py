@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from toolgen.table import legacy_home
 
 JobStatus = Literal["queued", "running", "succeeded", "failed", "needs_clarification"]
+# What a job is shown as: ``retrying`` is a running job whose worker fell silent (toolgen/jobs.py), never stored.
+JobViewStatus = Literal["queued", "running", "retrying", "succeeded", "failed", "needs_clarification"]
 StageStatus = Literal["pending", "running", "succeeded", "failed", "skipped"]
 STAGES = ("classify", "recall", "plan", "specify", "deploy", "render", "probe")
 MAX_PROMPT = 2000
@@ -247,7 +249,10 @@ class Composition(BaseModel):
 
 class JobView(BaseModel):
     job_id: str
-    status: JobStatus
+    status: JobViewStatus = Field(
+        description="retrying: its worker stopped (no heartbeat for a minute) and it runs again by itself; "
+        "`waiting` says why"
+    )
     prompt: str
     stages: list[StageView]
     tool_id: str | None = None
@@ -263,7 +268,9 @@ class JobView(BaseModel):
     reused: bool = Field(default=False, description="an earlier tool of this person answered the same plan")
     learned: list[str] = Field(default_factory=list, description="the memories this request taught (their ids)")
     waiting: str | None = Field(
-        default=None, description="why a queued job runs later: Lambda had no capacity; it is tried again by itself"
+        default=None,
+        description="why a queued or retrying job runs later (Lambda had no capacity, its worker stopped); it is "
+        "tried again by itself",
     )
 
 

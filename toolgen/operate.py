@@ -14,6 +14,8 @@ import json
 import os
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
 from toolgen import accounts, aws
 from toolgen.auth import state_dir
@@ -73,7 +75,7 @@ def locate(stack: str | None) -> PlatformLocation:
         )
     state = state_dir() / "serve.json"
     if state.exists():
-        local = json.loads(state.read_text())
+        local = _running_serve(state)
         os.environ.update(local["aws"])  # this process now talks to the running emulator
         aws.reset_clients()
         return PlatformLocation(
@@ -87,6 +89,41 @@ def locate(stack: str | None) -> PlatformLocation:
     raise ConfigError(
         "where is the platform? give --stack NAME, or set TABLE_NAME and BUCKET_NAME, or start `toolgen serve`"
     )
+
+
+def _running_serve(state: Path) -> dict[str, Any]:
+    """What serve.json says, if the `toolgen serve` that wrote it is still running; a file left by one that was
+    killed (kill -9 and a power cut run no clean-up) is removed and reported, never read as a live platform."""
+    try:
+        local = json.loads(state.read_text())
+        pid = int(local["pid"])
+        missing = [k for k in ("aws", "table", "bucket", "tool_function_prefix", "url") if k not in local]
+        if missing:
+            raise KeyError(", ".join(missing))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        state.unlink(missing_ok=True)
+        raise ConfigError(f"{state} was unreadable ({e!r}) and is removed: start `toolgen serve` again") from e
+    if not _alive(pid):
+        state.unlink(missing_ok=True)
+        raise ConfigError(
+            f"`toolgen serve` (pid {pid}) is no longer running; its {state.name} is removed: start it again"
+        )
+    return dict(local)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet waited for by its parent, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # running, as another user
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc (macOS): kill's answer is all there is
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

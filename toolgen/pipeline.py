@@ -188,7 +188,8 @@ def process(message: JobMessage, services: Services, *, deadline: float | None =
     services.jobs.save(job)
     made = _Made()
     try:
-        _run(job, services, made, None if deadline is None else deadline - SAVE_S)
+        with services.jobs.heartbeat(job):  # a job whose beats stop has lost its worker (toolgen/jobs.py)
+            _run(job, services, made, None if deadline is None else deadline - SAVE_S)
         job.waiting = None
     except Exception as e:  # every failure ends the job with its reason and removes what was made
         reason = e.message if isinstance(e, ToolgenError) else f"internal error: {type(e).__name__}"

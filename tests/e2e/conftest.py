@@ -33,6 +33,7 @@ class Server:
     url: str
     aws_endpoint: str
     home: Path
+    pid: int = 0
 
     def token(self, user: str) -> str:
         return auth.mint(user, SECRET)
@@ -75,7 +76,8 @@ def upstream() -> Iterator[Upstream]:
 
 @contextlib.contextmanager
 def running_server(home: Path, extra_env: dict[str, str]) -> Iterator[Server]:
-    """`toolgen serve --port 0` in a subprocess, stopped (and checked to stop cleanly) afterwards."""
+    """`toolgen serve --port 0` in a subprocess, stopped (and checked to stop cleanly, unless the test killed it)
+    afterwards."""
     env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1", **extra_env}
     log = (home / "serve.log").open("w")
     proc = subprocess.Popen(
@@ -97,11 +99,12 @@ def running_server(home: Path, extra_env: dict[str, str]) -> Iterator[Server]:
         proc.kill()
         pytest.fail(f"toolgen serve did not start: {(home / 'serve.log').read_text()[-2000:]}")
     try:
-        yield Server(url=match.group(1), aws_endpoint=match.group(2), home=home)
+        yield Server(url=match.group(1), aws_endpoint=match.group(2), home=home, pid=proc.pid)
     finally:
+        killed = proc.poll() == -9  # the test's own kill -9
         proc.terminate()
         try:
-            assert proc.wait(timeout=20) == 0, "toolgen serve did not stop cleanly on SIGTERM"
+            assert killed or proc.wait(timeout=20) == 0, "toolgen serve did not stop cleanly on SIGTERM"
         finally:
             proc.kill()
             proc.stdout.close()

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import ROOT, Server, aws_client, generate, http, running_server
+from tests.fake_openai import FakeOpenAI
 from toolgen.deploy import Deployer, FunctionSpec
 from toolgen.deploy.package import zip_files
 from toolgen.ids import tool_id
@@ -96,3 +100,64 @@ def test_doctor_without_a_platform_says_where_to_look(tmp_path):
     )
     assert done.returncode == 1
     assert "--stack NAME" in done.stderr and "toolgen serve" in done.stderr
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started (the local runtime's function environments)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+def test_kill_9_mid_job_leaves_no_function_process_and_doctor_explains_the_stale_file(tmp_path):
+    # given a platform whose worker is busy with a job (its model takes 30 s to answer)
+    fake = FakeOpenAI()
+    fake.scripts["ToolProgram"] = [("delay", 30)]
+    env = {"OPENAI_API_KEY": "e2e-key", "OPENAI_BASE_URL": fake.base_url, "TOOLGEN_LLM_TIMEOUT": "40"}
+    try:
+        (tmp_path / "home").mkdir()
+        with running_server(tmp_path / "home", env) as server:
+            accepted = http("POST", f"{server.url}/v1/tools", token=server.token("kim"), body={"prompt": "a todo list"})
+            job_url = accepted.body["status_url"]
+            deadline = time.monotonic() + 30
+            while http("GET", job_url, token=server.token("kim")).body["status"] != "running":
+                assert time.monotonic() < deadline, "the job never started"
+                time.sleep(0.1)
+            while not any(FakeOpenAI.schema_name(r["body"]) == "ToolProgram" for r in fake.requests):
+                assert time.monotonic() < deadline, "the worker never asked the model"
+                time.sleep(0.1)
+            functions = _children(server.pid)  # the worker among them, waiting for the model's answer
+            assert len(functions) >= 3  # the API, the authorizer and the busy worker at least
+            # when serve is killed with no chance to clean up
+            os.kill(server.pid, signal.SIGKILL)
+            # then every function environment ends by itself, the busy worker too
+            deadline = time.monotonic() + 10
+            while _alive(functions) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert not _alive(functions), "function processes outlived serve"
+            # and the doctor says serve is gone instead of failing on its stale serve.json
+            assert (server.home / "serve.json").exists()
+            found = doctor(server)
+            assert found.returncode == 1 and "Traceback" not in found.stderr, found.stderr
+            assert "no longer running" in found.stderr
+            assert not (server.home / "serve.json").exists()
+    finally:
+        fake.stop()

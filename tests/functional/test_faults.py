@@ -234,6 +234,47 @@ def test_a_worker_that_dies_mid_deploy_is_finished_by_the_next_delivery(services
     INJECTED.append(1)
 
 
+def test_a_slow_stage_keeps_beating_and_a_dead_worker_is_seen_retrying_within_a_minute(services, emulator, monkeypatch):
+    from tests.functional.test_api import request
+    from toolgen import jobs
+    from toolgen.api.services import services as api_services
+
+    monkeypatch.setattr(jobs, "HEARTBEAT_S", 0.1)
+    monkeypatch.setattr(jobs, "SILENT_S", 0.6)
+    prompt, user = "a reading list for novels", "f-beat"
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user=user, prompt=prompt))
+    message = JobMessage(job_id=job.job_id, user=user, prompt=prompt)
+    lam = faults(services, "lambda")
+    seen: dict[str, float] = {}
+
+    def slow_then_die():
+        # given a stage that takes longer than a job may be silent: its worker still beats
+        import time
+
+        time.sleep(1.0)
+        seen["quiet"] = time.time() - services.jobs.get(user, job.job_id).updated_at
+        raise _Died  # then the worker dies where it stands
+
+    lam.then("CreateFunction", slow_then_die)
+    with pytest.raises(_Died):
+        process(message, services)
+    assert seen["quiet"] < 0.35, seen  # beaten within the last beats, though no stage ended for a second
+    # when no worker speaks for the job for longer than SILENT_S
+    import time
+
+    time.sleep(0.8)
+    api_services.cache_clear()
+    api = load_handler("api")
+    status, view, _ = request(api, "GET", f"/v1/jobs/{job.job_id}", user=user)
+    # then the job is shown retrying with the reason, and the next delivery finishes it
+    assert status == 200 and view["status"] == "retrying", view
+    assert "worker" in view["waiting"] and "retried" in view["waiting"]
+    done = process(message, services)
+    assert done.status == "succeeded", done.error
+    assert request(api, "GET", f"/v1/jobs/{job.job_id}", user=user)[1]["status"] == "succeeded"
+    INJECTED.append(1)
+
+
 def test_a_job_that_cannot_be_recorded_is_reported_to_sqs_for_another_try(aws_env, services, monkeypatch):
     from toolgen import worker
 

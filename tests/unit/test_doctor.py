@@ -39,6 +39,20 @@ def test_a_job_in_progress_keeps_its_function_until_it_has_been_still_for_an_hou
     assert ("function", BUSY, True) not in found(diagnose(inventory(), now=NOW, grace=timedelta(0)))
 
 
+def test_a_running_job_whose_heartbeat_stopped_has_its_function_named_not_removed():
+    # given a running job last heard from two minutes ago (its worker beats every 15 s)
+    lost = inventory(running={BUSY: "j" + "0" * 20})
+    findings = diagnose(lost, now=NOW, grace=timedelta(0))
+    # then its function is named, with the job, and left for the job's next run
+    assert ("function", BUSY, False) in found(findings)
+    reason = next(f.reason for f in findings if f.tool_id == BUSY)
+    assert "j" + "0" * 20 in reason and "stopped 120 s ago" in reason
+    # a running job that still beats, and a queued one (no worker yet), are not findings
+    beating = inventory(running={BUSY: "j" + "0" * 20}, busy={BUSY: NOW - timedelta(seconds=20)})
+    assert BUSY not in [f.tool_id for f in diagnose(beating, now=NOW, grace=timedelta(0))]
+    assert BUSY not in [f.tool_id for f in diagnose(inventory(), now=NOW, grace=timedelta(0))]
+
+
 def test_anything_changed_within_the_grace_period_is_left_alone():
     recent = inventory(functions={FRESH: ("toolgen-tool-" + FRESH, NOW - timedelta(minutes=5))}, pages={})
     assert found(diagnose(recent, now=NOW, grace=timedelta(minutes=15))) == [

@@ -23,7 +23,7 @@ from aws_lambda_powertools.event_handler.openapi.types import (
 )
 from botocore.exceptions import ClientError
 
-from toolgen import __version__, auth, bounds
+from toolgen import __version__, auth, bounds, jobs
 from toolgen.accounts import Account
 from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
@@ -315,13 +315,14 @@ def answer_job(job_id: str, body: AnswerRequest) -> Response[Accepted]:
 @app.get("/v1/jobs/<job_id>", responses={**OK, **ERRORS})
 def get_job(job_id: str) -> JobView:
     job = services().jobs.get(_user(), job_id)
+    lost = jobs.lost_worker(job, lang="zh" if is_chinese(job.prompt) else "en") if jobs.silent(job) else None
     return JobView(
         refused=job.refused,
         proposal=Candidate(**job.proposal) if job.proposal else None,
         candidates=[Candidate(**c) for c in job.candidates],
         composition=Composition(**job.composition) if job.composition else None,
         job_id=job.job_id,
-        status=job.status,
+        status="retrying" if lost else job.status,
         prompt=job.prompt,
         tool_id=job.tool_id,
         stages=[StageView(name=s.name, status=s.status, ms=s.ms, detail=s.detail) for s in job.stages],
@@ -332,7 +333,7 @@ def get_job(job_id: str) -> JobView:
         planner=PlannerView(**job.planner) if job.planner else None,
         reused=job.reused,
         learned=job.learned or [],
-        waiting=job.waiting if job.status == "queued" else None,
+        waiting=job.waiting if job.status == "queued" else lost,
     )
 
 

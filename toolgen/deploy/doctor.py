@@ -12,9 +12,10 @@ tool ids that something names and no record owns. ``deep`` also lists every func
 functions nothing in the table names (made by hand, or left by a forget-me that stopped half-way) and records
 whose function is gone.
 
-What is never touched: anything a job still in progress names (it is being made right now; a job that has not
-moved for an hour is taken to be dead), and anything changed within the grace period (it may belong to a job
-that has not recorded it yet).
+What is never touched: anything a job still in progress names (it is being made right now), and anything changed
+within the grace period (it may belong to a job that has not recorded it yet). A running job whose heartbeat has
+stopped (toolgen/jobs.py: silent for a minute) has lost its worker: its function is named, not removed, since the
+queue runs the job again and that run finishes or removes it; a job that has not moved for an hour is dead.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from toolgen import aws
 from toolgen.accounts import Account, Clients
 from toolgen.deploy.execute import Deployer
 from toolgen.ids import TOOL_ID_RE
+from toolgen.jobs import SILENT_S
 from toolgen.table import DynamoTable, decode
 from toolgen.ui.pages import PageStore, page_key
 
@@ -63,6 +65,7 @@ class Inventory:
     rows: dict[str, str] = field(default_factory=dict)  # partition key -> tool id
     records: dict[str, str] = field(default_factory=dict)  # tool id -> user
     busy: dict[str, datetime] = field(default_factory=dict)  # tool id -> last update of a job not yet ended
+    running: dict[str, str] = field(default_factory=dict)  # tool id -> the running job (its worker beats)
     named: set[str] = field(default_factory=set)  # tool ids any job names
     unhomed: set[str] = field(default_factory=set)  # tools recorded before per-tool partitions (toolgen/table.py)
     listed: bool = False  # functions holds every tool function (a deep survey), so a record's absence means loss
@@ -72,6 +75,17 @@ def diagnose(inventory: Inventory, *, now: datetime, grace: timedelta) -> list[F
     """Every orphan in ``inventory`` (and every record whose function is gone), oldest concern first."""
     findings: list[Finding] = []
     busy = {tool_id for tool_id, updated in inventory.busy.items() if now - updated < STUCK}
+    silent = {t for t in busy & set(inventory.running) if now - inventory.busy[t] > timedelta(seconds=SILENT_S)}
+    for tool_id in sorted(silent & set(inventory.functions)):
+        quiet = int((now - inventory.busy[tool_id]).total_seconds())
+        reason = (
+            f"left by job {inventory.running[tool_id]}, whose worker stopped {quiet} s ago: the queue runs the job "
+            "again, which finishes or removes it"
+        )
+        name = inventory.functions[tool_id][0]
+        findings.append(
+            Finding("function", name, tool_id, reason, removable=False, account=inventory.accounts.get(tool_id, ""))
+        )
 
     def owned(tool_id: str, modified: datetime | None) -> bool:
         recent = modified is not None and now - modified < grace
@@ -188,6 +202,8 @@ class Doctor:
             found.named.add(str(item["tool_id"]))
             if item.get("status") not in TERMINAL:
                 found.busy[str(item["tool_id"])] = datetime.fromtimestamp(float(item.get("updated_at") or 0), UTC)
+            if item.get("status") == "running":
+                found.running[str(item["tool_id"])] = sk[4:]
         elif pk.startswith("TOOL#"):
             # TOOL#<role id>:<function name>[#<user>] (a tool's home), or TOOL#<tool id>[#<user>] from before homes
             owner = pk.split("#")[1].rpartition(":")[2]

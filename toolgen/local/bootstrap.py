@@ -14,6 +14,7 @@ import importlib
 import json
 import os
 import sys
+import threading
 import time
 import traceback
 
@@ -44,7 +45,23 @@ def _error(e: BaseException, error_type: str = "") -> dict:
     }
 
 
+def _end_with_parent(every: float = 1.0) -> None:
+    """Exit when the runtime that started this environment is gone. An idle environment sees its stdin end; this
+    is for one busy in a handler (a worker mid-job) when the runtime was killed (kill -9 runs no clean-up), which
+    would otherwise run on as an orphan."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:  # re-parented: the runtime is gone
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main() -> int:
+    _end_with_parent()
     out = os.fdopen(int(os.environ.pop("_TOOLGEN_RESULT_FD")), "w", buffering=1)
     os.dup2(2, 1)  # the function's stdout goes to the log
     module_name, _, function_name = os.environ["_HANDLER"].rpartition(".")

@@ -161,8 +161,11 @@ def serve(
         host=host, port=port, secret=secret, verbose=verbose, account_concurrency=account_concurrency
     )
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    # Every signal that ends a process and can be caught ends it cleanly: function processes stopped, serve.json
+    # removed (its terminal closing sends SIGHUP). kill -9 cannot be caught: then the function processes end by
+    # themselves (toolgen/local/bootstrap.py) and the next serve or doctor finds serve.json stale.
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, lambda *_: stop.set())
     try:
         platform.start()
         print(f"toolgen serving on {platform.url}  (AWS emulator: {platform.emulator.endpoint})", flush=True)
