@@ -191,13 +191,15 @@ def hammer(base: str, tool_url: str, user: str, callers: int, writes: int) -> di
     return {**stats, "latencies": latencies, "acknowledged": acknowledged, "wall_s": time.perf_counter() - started}
 
 
-def stored_ids(aws_endpoint: str, tool_id: str, user: str) -> set[str]:
+def stored_ids(home: Path, tool_id: str, user: str) -> set[str]:
+    aws = json.loads((home / "serve.json").read_text())["aws"]  # the emulator answers only its own credentials
     ddb = boto3.client(
         "dynamodb",
-        endpoint_url=aws_endpoint,
+        endpoint_url=aws["AWS_ENDPOINT_URL"],
         region_name="us-east-1",
-        aws_access_key_id="x",
-        aws_secret_access_key="x",
+        aws_access_key_id=aws["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=aws["AWS_SECRET_ACCESS_KEY"],
+        aws_session_token=aws["AWS_SESSION_TOKEN"],
     )
     ids: set[str] = set()
     record = {"pk": {"S": f"USER#{user}"}, "sk": {"S": f"TOOL#{tool_id}"}}
@@ -221,7 +223,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
-        proc, base, aws_endpoint = start_platform(Path(home))
+        proc, base, _ = start_platform(Path(home))
         try:
             made = generate_many(base, args.people)
             if not made["tools"]:
@@ -229,7 +231,7 @@ def main() -> int:
                 return 1
             target = made["tools"][0]
             hit = hammer(base, target["job"]["tool_url"], target["user"], args.callers, args.writes)
-            stored = stored_ids(aws_endpoint, target["job"]["tool_id"], target["user"])
+            stored = stored_ids(Path(home), target["job"]["tool_id"], target["user"])
         finally:
             proc.terminate()
             proc.wait(30)

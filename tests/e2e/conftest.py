@@ -75,13 +75,13 @@ def upstream() -> Iterator[Upstream]:
 
 
 @contextlib.contextmanager
-def running_server(home: Path, extra_env: dict[str, str]) -> Iterator[Server]:
+def running_server(home: Path, extra_env: dict[str, str], args: tuple[str, ...] = ()) -> Iterator[Server]:
     """`toolgen serve --port 0` in a subprocess, stopped (and checked to stop cleanly, unless the test killed it)
     afterwards."""
     env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1", **extra_env}
     log = (home / "serve.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0"],
+        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0", *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=log,
@@ -166,16 +166,19 @@ def server(tmp_path_factory: pytest.TempPathFactory, upstream: Upstream, bucket_
         yield started
 
 
-def aws_client(server: Server, service: str) -> Any:
-    """A boto3 client on the running platform's emulator (any credentials do)."""
+def aws_client(server: Server, service: str, **credentials: str) -> Any:
+    """A boto3 client on the running platform's emulator, with the credentials serve made for it (those in
+    TOOLGEN_HOME/serve.json, as operator commands use them) unless others are given."""
     import boto3
 
+    aws = json.loads((server.home / "serve.json").read_text())["aws"]
     return boto3.client(
         service,
         endpoint_url=server.aws_endpoint,
         region_name="us-east-1",
-        aws_access_key_id="x",
-        aws_secret_access_key="x",
+        aws_access_key_id=credentials.get("key", aws["AWS_ACCESS_KEY_ID"]),
+        aws_secret_access_key=credentials.get("secret", aws["AWS_SECRET_ACCESS_KEY"]),
+        aws_session_token=credentials.get("token", aws["AWS_SESSION_TOKEN"]),
     )
 
 

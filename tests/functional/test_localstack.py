@@ -88,7 +88,22 @@ def test_an_inlined_package_runs_with_nothing_but_itself_on_the_path(aws_env, tm
     assert Path(answer["toolgen"]).is_relative_to(tmp_path)
 
 
-def test_the_pipeline_in_localstack_mode_deploys_tools_without_a_layer(monkeypatch, aws_env, runtime):
+@pytest.fixture
+def localstack_credentials():
+    """The emulator standing in for LocalStack accepts LocalStack's fixed credentials, as LocalStack does."""
+    from localstack_client.session import Session
+
+    from toolgen.local.emulator import KEYS
+
+    session = Session()
+    KEYS.add(session.aws_access_key_id, session.aws_secret_access_key)
+    yield
+    KEYS.remove(session.aws_access_key_id)
+
+
+def test_the_pipeline_in_localstack_mode_deploys_tools_without_a_layer(
+    monkeypatch, aws_env, runtime, localstack_credentials
+):
     monkeypatch.setenv("TOOLGEN_TARGET", "localstack")
     aws.reset_clients()
     settings = Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret")

@@ -8,37 +8,63 @@ the deployer relies on, toolgen/local/fidelity.py makes them Lambda's.
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 import boto3
 from moto.awslambda.models import lambda_backends
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.moto_server.threaded_moto_server import ThreadedMotoServer
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+from werkzeug.serving import make_server
 
 from toolgen.aws import retry_config
-from toolgen.local import fidelity
+from toolgen.local import fidelity, sigv4
 from toolgen.local.lambda_runtime import FunctionImage
 
 REGION = "us-east-1"
 SESSION_S = 12 * 3600  # a function's role session (moto does not expire it; Lambda renews it)
-# Credentials for the emulator only; moto accepts any.
-CREDENTIALS = {
-    "AWS_ACCESS_KEY_ID": "toolgen-local",
-    "AWS_SECRET_ACCESS_KEY": "toolgen-local",
-    "AWS_SESSION_TOKEN": "toolgen-local",
-}
+LOOPBACK = "127.0.0.1"  # whatever address the gateway is given, the emulator is reachable from this machine only
+# Every session moto's STS issues, and every emulator's own credentials, may call (toolgen/local/sigv4.py).
+KEYS = sigv4.Keys()
+
+
+def _credentials() -> dict[str, str]:
+    """Fresh credentials for one emulator: only its holders may call it (moto alone accepts any)."""
+    return {
+        "AWS_ACCESS_KEY_ID": "TGLOCAL" + secrets.token_hex(6).upper(),
+        "AWS_SECRET_ACCESS_KEY": secrets.token_urlsafe(30),
+        "AWS_SESSION_TOKEN": secrets.token_urlsafe(30),  # also overrides any session token of the person's own
+    }
+
+
+class _GuardedMotoServer(ThreadedMotoServer):
+    """moto's threaded server with every request's signature checked first (its app is wrapped where moto's
+    ``_server_entry`` builds it: moto 5.x, pinned)."""
+
+    def _server_entry(self) -> None:
+        app = sigv4.middleware(DomainDispatcherApplication(create_backend_app), KEYS)
+        self._server = make_server(self._ip_address, self._port, app, True, request_handler=MotoRequestHandler)
+        self._server_ready_event.set()
+        self._server.serve_forever()
 
 
 class Emulator:
-    """moto's server in a background thread of this process."""
+    """moto's server in a background thread of this process, on loopback, answering only signed requests."""
 
-    def __init__(self, host: str = "127.0.0.1", *, account_concurrency: int | None = None) -> None:
+    def __init__(self, *, account_concurrency: int | None = None) -> None:
         """``account_concurrency``: the quota its account enforces (fidelity.py; 1,000 when not given)."""
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's request log is noise here
         fidelity.apply()
         if account_concurrency is not None:
             fidelity.set_account_concurrency(account_concurrency)
-        self._server = ThreadedMotoServer(ip_address=host, port=0, verbose=False)
+        self.credentials = _credentials()
+        KEYS.add(
+            self.credentials["AWS_ACCESS_KEY_ID"],
+            self.credentials["AWS_SECRET_ACCESS_KEY"],
+            self.credentials["AWS_SESSION_TOKEN"],
+        )
+        self._server = _GuardedMotoServer(ip_address=LOOPBACK, port=0, verbose=False)
         self.endpoint = ""
 
     def start(self) -> str:
@@ -55,15 +81,20 @@ class Emulator:
     def client(self, service: str) -> Any:
         """A boto3 client for the emulator, with its own credentials (the person's AWS settings are not touched)."""
         return boto3.session.Session(
-            aws_access_key_id=CREDENTIALS["AWS_ACCESS_KEY_ID"],
-            aws_secret_access_key=CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-            aws_session_token=CREDENTIALS["AWS_SESSION_TOKEN"],
+            aws_access_key_id=self.credentials["AWS_ACCESS_KEY_ID"],
+            aws_secret_access_key=self.credentials["AWS_SECRET_ACCESS_KEY"],
+            aws_session_token=self.credentials["AWS_SESSION_TOKEN"],
             region_name=REGION,
         ).client(service, endpoint_url=self.endpoint, config=retry_config())
 
     def environment(self) -> dict[str, str]:
         """What a process needs in its environment to use this emulator as its AWS."""
-        return {**CREDENTIALS, "AWS_REGION": REGION, "AWS_DEFAULT_REGION": REGION, "AWS_ENDPOINT_URL": self.endpoint}
+        return {
+            **self.credentials,
+            "AWS_REGION": REGION,
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_ENDPOINT_URL": self.endpoint,
+        }
 
 
 class MotoFunctionSource:

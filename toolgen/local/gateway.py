@@ -7,7 +7,9 @@
   alias its URL is on (``live``); a function without a URL answers 404, and the URL's CORS configuration is
   applied as Lambda applies it (preflights answered without calling the function, allow-origin on answers).
 - Lambda's Invoke API: ``POST /2015-03-31/functions/{name}/invocations``, so boto3's ``invoke`` (the worker's
-  probe, or a developer) runs functions through the local runtime, as ``sam local start-lambda`` does.
+  probe, or a developer) runs functions through the local runtime, as ``sam local start-lambda`` does. Only for
+  callers holding the emulator's credentials (or a function's session): the request's SigV4 signature is checked
+  as AWS checks it (toolgen/local/sigv4.py); anyone else gets Lambda's 403, and no stack trace is ever answered.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from toolgen.auth import PUBLIC_PATHS
 from toolgen.deploy.plan import TOOL_ALIAS
 from toolgen.events import proxy_response, rest_event, url_event
+from toolgen.local import sigv4
 from toolgen.local.lambda_runtime import InvokeResult, LocalLambdaRuntime
 
 logger = logging.getLogger(__name__)
@@ -54,8 +57,11 @@ class Gateway:
         tool_prefix: str,
         tool_qualifier: str = TOOL_ALIAS,
         authorizer_function: str | None = None,
+        keys: sigv4.Keys | None = None,
     ) -> None:
+        """``keys``: who may use the Invoke API (the emulator's; None: nobody)."""
         self.runtime = runtime
+        self.keys = keys or sigv4.Keys()
         self.authorizer_function = authorizer_function
         self._authorized: dict[str, tuple[str, float]] = {}  # token -> (user, until)
         self._authorized_lock = threading.Lock()
@@ -204,6 +210,10 @@ class _Handler(BaseHTTPRequestHandler):
         host = self.headers.get("Host") or f"{self.owner.host}:{self.owner.port}"
         try:
             if (m := INVOKE_PATH.match(path)) and self.command == "POST":
+                unsigned = sigv4.check(self.owner.keys, self.command, self.path, dict(self.headers.items()), body)
+                if unsigned is not None:
+                    self._send(*sigv4.refusal_response(unsigned, {"content-type": "application/json"}))
+                    return
                 qualifier = parse_qs(parts.query).get("Qualifier", [""])[0]
                 self._send(*self._invoke_api(m.group("name") + (f":{qualifier}" if qualifier else ""), body))
             elif m := TOOL_PATH.match(path):
@@ -283,9 +293,12 @@ class _Handler(BaseHTTPRequestHandler):
         if result.status == "not_found":
             return _json(404, result.payload, [("x-amzn-ErrorType", "ResourceNotFoundException")])
         extra = [("X-Amz-Executed-Version", result.version)]
+        payload = result.payload
         if result.status in ("error", "timeout"):
             extra.append(("X-Amz-Function-Error", "Unhandled"))
-        return 200, [("Content-Type", "application/json"), *extra], json.dumps(result.payload).encode()
+            if isinstance(payload, dict):  # the error's type and message; its stack stays in the function's log
+                payload = {k: v for k, v in payload.items() if k != "stackTrace"}
+        return 200, [("Content-Type", "application/json"), *extra], json.dumps(payload).encode()
 
     def _send(self, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
         self.send_response(status)

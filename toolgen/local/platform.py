@@ -105,6 +105,22 @@ def create_table(ddb: Any, name: str) -> None:
     )
 
 
+# Settings that are secrets: kept in the emulator's Secrets Manager and named by ARN, as template.yaml does on AWS,
+# so reading a function's configuration (GetFunction, ListFunctions) never shows them.
+SECRET_SETTINGS = {"TOOLGEN_SECRET": "toolgen/token-secret", "OPENAI_API_KEY": "toolgen/llm-api-key"}
+
+
+def _secrets(emulator: Emulator, secret: str, extra_env: dict[str, str]) -> dict[str, str]:
+    """The functions' environment with every secret setting replaced by its ``<NAME>_ARN``/``_SECRET_ARN``."""
+    sm = emulator.client("secretsmanager")
+    env = {k: v for k, v in extra_env.items() if k not in SECRET_SETTINGS}
+    for name, value in {**extra_env, "TOOLGEN_SECRET": secret}.items():
+        if name in SECRET_SETTINGS and value:
+            arn = sm.create_secret(Name=SECRET_SETTINGS[name], SecretString=value)["ARN"]
+            env[{"TOOLGEN_SECRET": "TOOLGEN_SECRET_ARN"}.get(name, f"{name}_SECRET_ARN")] = arn
+    return env
+
+
 def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: dict[str, str]) -> Resources:
     """Create every platform resource in the emulator; the platform's functions are configured for ``public_url``."""
     ddb, s3, sqs, iam, lam = (emulator.client(s) for s in ("dynamodb", "s3", "sqs", "iam", "lambda"))
@@ -133,7 +149,7 @@ def provision(emulator: Emulator, *, public_url: str, secret: str, extra_env: di
     )["LayerVersionArn"]
     table_arn = ddb.describe_table(TableName=TABLE)["Table"]["TableArn"]
     tool_role = _role(iam, "toolgen-tool-role", TOOL_POLICY, tool_rows_policy(table_arn))
-    common = {"TABLE_NAME": TABLE, "BUCKET_NAME": BUCKET, "TOOLGEN_SECRET": secret, **extra_env}
+    common = {"TABLE_NAME": TABLE, "BUCKET_NAME": BUCKET, **_secrets(emulator, secret, extra_env)}
     functions = {
         API_FUNCTION: (
             "api",

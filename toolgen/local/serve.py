@@ -14,7 +14,7 @@ from pathlib import Path
 
 from toolgen.auth import state_dir
 from toolgen.config import TOOL_FUNCTION_PREFIX
-from toolgen.local.emulator import REGION, Emulator, MotoFunctionSource
+from toolgen.local.emulator import KEYS, REGION, Emulator, MotoFunctionSource
 from toolgen.local.fidelity import DEFAULT_ACCOUNT_CONCURRENCY
 from toolgen.local.gateway import Gateway
 from toolgen.local.lambda_runtime import LocalLambdaRuntime
@@ -49,7 +49,7 @@ class LocalPlatform:
         account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY,
     ) -> None:
         self.host, self.port, self.secret, self.verbose = host, port, secret, verbose
-        self.emulator = Emulator(host, account_concurrency=account_concurrency)
+        self.emulator = Emulator(account_concurrency=account_concurrency)  # on loopback, whatever ``host`` is
         self.workdir = Path(tempfile.mkdtemp(prefix="toolgen-local-"))
         self.resources: Resources | None = None
         self._stop = threading.Event()
@@ -74,6 +74,7 @@ class LocalPlatform:
             api_function=API_FUNCTION,
             tool_prefix=TOOL_FUNCTION_PREFIX,
             authorizer_function=AUTHORIZER_FUNCTION,
+            keys=KEYS,
         )
         extra = {k: v for k, v in os.environ.items() if v and (k in PASSTHROUGH or k.startswith(PASSTHROUGH_PREFIXES))}
         self.resources = provision(self.emulator, public_url=self.gateway.url, secret=self.secret, extra_env=extra)
