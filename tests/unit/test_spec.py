@@ -9,7 +9,9 @@ from tests.unit.test_planner import PROMPTS
 from toolgen.errors import StageError
 from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
+from toolgen.program import FieldSpec
 from toolgen.spec import build_spec, validate_spec
+from toolgen.spec.fields import example
 
 SERVER = "https://abc.lambda-url.us-east-1.on.aws"
 ALL_PROMPTS = {**ARCHETYPE_PROMPTS, **COMPOSED_PROMPTS}
@@ -155,3 +157,9 @@ def test_invalid_document_is_a_stage_error():
     spec["paths"]["/tasks"]["post"]["responses"] = "not a mapping"
     with pytest.raises(StageError, match="specify"):
         validate_spec(spec)
+
+
+def test_an_integers_example_is_a_whole_number_even_when_its_minimum_is_written_as_a_float():
+    # a model copies the example, and Dify cannot make an integer of "20.0"
+    pulse = FieldSpec(type="integer", label="Pulse", minimum=20.0, maximum=250.0)
+    assert example(pulse) == 20 and isinstance(example(pulse), int)

@@ -11,6 +11,7 @@ The runtime gives null the same meaning (toolgen/runtime/values.py).
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Literal
 
 from toolgen.bounds import MAX_NUMBER
@@ -94,7 +95,8 @@ def example(spec: FieldSpec) -> Any:
     value = EXAMPLES[spec.type]
     if spec.type in ("number", "integer") and spec.minimum is not None:
         value = max(value, spec.minimum)
-    return value
+    # a whole number written as one: a model copies the example, and Dify cannot make an integer of "20.0"
+    return math.ceil(value) if spec.type == "integer" else value
 
 
 def _said(value: Any, words: dict[str, Any]) -> str:
