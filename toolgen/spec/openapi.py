@@ -2,7 +2,9 @@
 
 Rules kept here: every operation has an operationId; parameters are declared per operation (never at path
 level) with a single ``type``; request bodies are one inline ``application/json`` object schema (no ``$ref``,
-no ``allOf``, no arrays); descriptions stay within GPT Actions' limits (300 per endpoint, 700 per parameter).
+no ``allOf``, no arrays) whose optional inputs may be null and whose update bodies declare no defaults (fields.py
+says why); every array says its items; descriptions stay within GPT Actions' limits (300 per endpoint, 700 per
+parameter).
 """
 
 from __future__ import annotations
