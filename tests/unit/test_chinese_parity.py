@@ -228,15 +228,16 @@ def test_a_chinese_todo_list_filters_by_its_chinese_priorities():
 
 def test_a_chinese_tool_says_what_is_wrong_in_chinese_naming_fields_by_their_labels():
     runs = Tool("我想记录每天晨跑")
-    status, answer = runs.send("POST", "/runs", {"date": None, "distance": "远", "minutes": -1, "colour": "红"})
+    status, answer = runs.send("POST", "/runs", {"date": "明天", "distance": "远", "minutes": -1, "colour": "红"})
     assert status == 422 and answer["code"] == "invalid_input"
     assert (
-        answer["message"] == "输入有误（colour：未知字段；日期：不能为空；距离（公里）：应为数字；用时（分钟）：太小）"
+        answer["message"] == "输入有误（colour：未知字段；日期：应为 YYYY-MM-DD 格式的日期；"
+        "距离（公里）：应为数字；用时（分钟）：太小）"
     )
     # the details are for programs: the same in every language
     assert answer["details"] == {
         "colour": "unknown field",
-        "date": "must not be null",
+        "date": "expected YYYY-MM-DD",
         "distance": "expected number",
         "minutes": "too small",
     }
@@ -258,8 +259,9 @@ def test_a_chinese_tools_other_errors_are_chinese_with_the_same_codes(method, pa
 
 
 def test_an_english_tool_still_says_it_in_english():
+    # a null date is not given, so it takes its default (today); a missing distance is still required
     status, answer = Tool("I want to log my runs").send("POST", "/runs", {"date": None})
-    assert status == 422 and answer["message"] == "invalid input (date: must not be null; distance: required)"
+    assert status == 422 and answer["message"] == "invalid input (distance: required)"
 
 
 def test_a_chinese_tool_refuses_a_bad_token_in_chinese():

@@ -136,3 +136,36 @@ def test_a_missing_body_is_refused_but_an_empty_object_takes_the_defaults():
     assert call(water, "POST", "/water", raw_body="\n")[0] == 400
     status, row = call(water, "POST", "/water", body={})
     assert status == 201 and row["ml"] == 250
+
+
+def test_null_means_not_given_when_a_row_is_created():
+    # given a todo list, whose priority defaults to normal and whose due date has no default
+    todo = app_for("a todo list for chores")
+    # when a caller (Dify does this for every optional input the model left out) sends null for them
+    status, task = call(todo, "POST", "/tasks", body={"title": "wash up", "due": None, "priority": None, "done": None})
+    # then each takes its default, or stays absent
+    assert status == 201
+    assert (task["priority"], task["done"], "due" in task) == ("normal", False, False)
+
+
+def test_null_for_a_required_field_is_still_required():
+    status, body = call(app_for("a todo list"), "POST", "/tasks", body={"title": None})
+    assert status == 422 and body["details"] == {"title": "required"}
+
+
+def test_an_update_changes_only_the_fields_it_names_and_null_leaves_a_field_as_it_is():
+    todo = app_for("a todo list for chores")
+    _, task = call(todo, "POST", "/tasks", body={"title": "wash up", "priority": "high", "done": True})
+    status, changed = call(
+        todo, "PATCH", f"/tasks/{task['id']}", body={"title": "wash the car", "priority": None, "done": None}
+    )
+    assert status == 200
+    assert (changed["title"], changed["priority"], changed["done"]) == ("wash the car", "high", True)
+
+
+def test_an_update_of_nothing_but_nulls_leaves_the_row_as_it_is():
+    todo = app_for("a todo list for chores")
+    _, task = call(todo, "POST", "/tasks", body={"title": "wash up", "priority": "low"})
+    status, same = call(todo, "PATCH", f"/tasks/{task['id']}", body={"title": None, "done": None})
+    assert status == 200 and same == task
+    assert call(todo, "PATCH", "/tasks/r0000000000000000000z", body={"title": None})[0] == 404

@@ -1,14 +1,20 @@
 """Every tool's OpenAPI document is valid 3.1 and keeps the importer rules of DESIGN.md section 8."""
 
+import json
+
 import pytest
 
+from tests.helpers import ARCHETYPE_PROMPTS, COMPOSED_PROMPTS
 from tests.unit.test_planner import PROMPTS
 from toolgen.errors import StageError
 from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
+from toolgen.program import FieldSpec
 from toolgen.spec import build_spec, validate_spec
+from toolgen.spec.fields import example
 
 SERVER = "https://abc.lambda-url.us-east-1.on.aws"
+ALL_PROMPTS = {**ARCHETYPE_PROMPTS, **COMPOSED_PROMPTS}
 
 
 def spec_for(prompt: str) -> dict:
@@ -47,7 +53,94 @@ def test_spec_keeps_importer_rules(prompt):
             schema = content["application/json"]["schema"]
             assert schema["type"] == "object" and "$ref" not in schema and "allOf" not in schema
             for prop in schema["properties"].values():
-                assert isinstance(prop["type"], str) and "$ref" not in prop and prop["type"] != "object"
+                typed = typed_branch(prop)
+                assert isinstance(typed["type"], str) and "$ref" not in prop and typed["type"] != "object"
+
+
+def typed_branch(prop: dict) -> dict:
+    """A body property's own type: itself, or the branch beside null of an optional one (anyOf, never a type list)."""
+    if "anyOf" not in prop:
+        return prop
+    typed, null = prop["anyOf"]
+    assert null == {"type": "null"}
+    return typed
+
+
+def bodies(spec: dict):
+    for path, method, op in operations(spec):
+        if "requestBody" in op:
+            yield f"{method.upper()} {path}", method, op["requestBody"]["content"]["application/json"]["schema"]
+
+
+@pytest.mark.parametrize("prompt", ALL_PROMPTS.values(), ids=list(ALL_PROMPTS))
+def test_update_bodies_declare_no_defaults(prompt):
+    # a generated client or an importer fills a declared default, and so resets what the caller did not name
+    for where, method, schema in bodies(spec_for(prompt)):
+        if method == "patch":
+            for name, prop in schema["properties"].items():
+                assert "default" not in json.dumps(prop), f"{where} {name}"
+                assert "required" not in schema
+
+
+@pytest.mark.parametrize("prompt", ALL_PROMPTS.values(), ids=list(ALL_PROMPTS))
+def test_optional_body_inputs_admit_null_and_say_what_it_means(prompt):
+    for where, _, schema in bodies(spec_for(prompt)):
+        for name, prop in schema["properties"].items():
+            if name in schema.get("required", []):
+                assert "anyOf" not in prop, f"{where} {name}: a required input is never null"
+                continue
+            assert prop["anyOf"][1] == {"type": "null"}, f"{where} {name}"
+            assert "default" not in prop, f"{where} {name}: Dify keeps a top-level default as a number or text"
+            assert "null" in prop["description"], f"{where} {name}: the description says what null means"
+
+
+def test_todo_documents_say_what_null_means_in_the_tools_language():
+    en = spec_for("a todo list for chores")
+    update = en["paths"]["/tasks/{id}"]["patch"]["requestBody"]["content"]["application/json"]["schema"]
+    create = en["paths"]["/tasks"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert update["properties"]["priority"]["description"] == (
+        "Priority. One of: high, normal, low. Leave out or null to keep it as it is."
+    )
+    assert create["properties"]["priority"]["description"] == (
+        "Priority. One of: high, normal, low. Default: normal. Leave out or null for the default."
+    )
+    said = {name: prop["description"] for name, prop in create["properties"].items()}
+    assert said["done"] == "Done. true or false. Default: false. Leave out or null for the default."
+    assert said["due"] == "Due. A date, YYYY-MM-DD. Optional: leave out or null for none."
+    assert said["title"] == "Task"
+    zh = spec_for("待办清单")
+    update = zh["paths"]["/tasks/{id}"]["patch"]["requestBody"]["content"]["application/json"]["schema"]
+    assert "不填或为 null 则保持不变" in update["properties"]["title"]["description"]
+
+
+@pytest.mark.parametrize("prompt", ALL_PROMPTS.values(), ids=list(ALL_PROMPTS))
+def test_every_choice_is_in_its_description(prompt):
+    # Dify keeps no enum options: the model reads the choices from the description or not at all
+    for path, method, op in operations(spec_for(prompt)):
+        inputs = [(p["name"], p["schema"], p["description"]) for p in op.get("parameters", [])]
+        if "requestBody" in op:
+            schema = op["requestBody"]["content"]["application/json"]["schema"]
+            inputs += [(n, typed_branch(p), p["description"]) for n, p in schema["properties"].items()]
+        for name, schema, description in inputs:
+            for choice in schema.get("enum", []):
+                assert choice in description, f"{method.upper()} {path} {name}: {choice}"
+
+
+@pytest.mark.parametrize("prompt", ALL_PROMPTS.values(), ids=list(ALL_PROMPTS))
+def test_no_array_without_items_and_boolean_defaults_are_booleans(prompt):
+    def walk(node, where):
+        if isinstance(node, dict):
+            if node.get("type") == "array":
+                assert "items" in node, where
+            if node.get("type") == "boolean" and "default" in node:
+                assert isinstance(node["default"], bool), where
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{where}/{i}")
+
+    walk(spec_for(prompt), "#")
 
 
 def test_spec_describes_every_operation_of_the_program():
@@ -64,3 +157,9 @@ def test_invalid_document_is_a_stage_error():
     spec["paths"]["/tasks"]["post"]["responses"] = "not a mapping"
     with pytest.raises(StageError, match="specify"):
         validate_spec(spec)
+
+
+def test_an_integers_example_is_a_whole_number_even_when_its_minimum_is_written_as_a_float():
+    # a model copies the example, and Dify cannot make an integer of "20.0"
+    pulse = FieldSpec(type="integer", label="Pulse", minimum=20.0, maximum=250.0)
+    assert example(pulse) == 20 and isinstance(example(pulse), int)

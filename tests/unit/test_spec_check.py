@@ -68,3 +68,40 @@ def test_each_rule_fires():
     assert ("warning", "2 media types") in broken(
         lambda d: d["paths"]["/tasks"]["post"]["requestBody"].update(content=media)
     )
+
+
+def update_schema(doc: dict) -> dict:
+    return doc["paths"]["/tasks/{id}"]["patch"]["requestBody"]["content"]["application/json"]["schema"]
+
+
+def test_what_generators_and_importers_lose_is_reported():
+    # openapi-python-client drops a whole response over one array branch with no items
+    bare = broken(lambda d: d["paths"]["/summary"]["get"]["responses"]["200"]["content"]["application/json"].update(
+        schema={"type": "object", "properties": {"done": {"anyOf": [{"type": "array"}, {"type": "null"}]}}}
+    ))  # fmt: skip
+    assert bare == [("warning", "an array with no items")]
+
+    # Dify keeps no enum options, so choices only the schema lists are lost to the model
+    def unlisted(d: dict) -> None:
+        body_schema(d)["properties"]["priority"]["description"] = "Priority"
+
+    assert ("warning", "choices high, normal, low are not in the description") in broken(unlisted)
+    # a boolean default that is not true or false
+    assert ("warning", "a boolean's default must be true or false") in broken(
+        lambda d: d["paths"]["/tasks"]["get"]["parameters"][1]["schema"].update(default=0)
+    )
+    # an update body's default resets what a generated client or Dify did not name
+    assert ("error", "a default in an update body") in broken(
+        lambda d: update_schema(d)["properties"]["done"].update(default=False)
+    )
+    # Dify sends null for an optional input the model leaves out: a document refusing null refuses its calls
+    assert ("warning", "an optional input that does not admit null") in broken(
+        lambda d: update_schema(d)["properties"].update(done={"type": "boolean", "description": "Done"})
+    )
+
+
+def test_findings_name_where_they_are():
+    doc = copy.deepcopy(spec())
+    doc["paths"]["/summary"]["get"]["responses"]["200"]["content"]["application/json"]["schema"] = {"type": "array"}
+    (finding,) = check_importable(doc)
+    assert finding.where == "GET /summary response 200"

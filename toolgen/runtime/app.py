@@ -28,7 +28,6 @@ from toolgen.runtime.fetch import run_fetch
 from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV, RETRY_AFTER_S, Busy, Leases
 from toolgen.runtime.messages import Message, say
 from toolgen.runtime.rows import RowStore
-from toolgen.runtime.values import check_object
 from toolgen.table import HOME_ENV, DynamoTable, ItemTable, legacy_home, usage_sk
 
 if TYPE_CHECKING:  # a deployed tool reads its program as views (toolgen/runtime/view.py), without pydantic
@@ -201,10 +200,7 @@ class ToolApp:
         if kind == "get":
             return response(200, rows.get(op.entity, row_id or ""))
         if kind == "update":
-            changes = check_object(body, self.program.entities[op.entity].fields, partial=True)
-            if not changes:
-                raise Invalid(Message("nothing_to_change"))
-            return response(200, rows.update(op.entity, row_id or "", changes))
+            return response(200, operations.update(self.program, op, rows, row_id or "", body))
         if kind == "delete":
             rows.delete(op.entity, row_id or "")
             return response(204)

@@ -63,7 +63,6 @@ _TEXT: dict[str, tuple[str, str]] = {
 # A field's problem, as details give it (the same in both languages), in Chinese words for the message.
 _PROBLEMS_ZH = {
     "unknown field": "未知字段",
-    "must not be null": "不能为空",
     "required": "必填",
     "not a number": "不是数字",
     "expected number": "应为数字",

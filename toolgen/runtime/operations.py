@@ -10,11 +10,13 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from toolgen.runtime import expressions
+from toolgen.runtime.errors import Invalid
+from toolgen.runtime.messages import Message
 from toolgen.runtime.rows import RowStore
 from toolgen.runtime.values import check_number, check_object, check_value
 
 if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
-    from toolgen.program import AggregateOp, ComputeOp, CreateOp, Entity, FieldSpec, ListOp, ToolProgram
+    from toolgen.program import AggregateOp, ComputeOp, CreateOp, Entity, FieldSpec, ListOp, ToolProgram, UpdateOp
 
 
 def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today: dt.date) -> dict[str, Any]:
@@ -26,6 +28,18 @@ def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today:
         if value is not None:
             data[name] = check_value(name, value, fields[name])
     return rows.create(op.entity, data)
+
+
+def update(program: ToolProgram, op: UpdateOp, rows: RowStore, row_id: str, body: Any) -> dict[str, Any]:
+    """Change only the fields the body names with a value; a field left out or null stays as it is.
+
+    ``{}`` is refused (the document asks for at least one field), while a body of nulls only (Dify's call when the
+    model filled nothing in) names fields and changes none of them: the row comes back as it is.
+    """
+    changes = check_object(body, program.entities[op.entity].fields, partial=True)
+    if not changes and not body:
+        raise Invalid(Message("nothing_to_change"))
+    return rows.update(op.entity, row_id, changes) if changes else rows.get(op.entity, row_id)
 
 
 def _filters(entity: Entity, names: list[str], query: dict[str, str]) -> dict[str, Any]:

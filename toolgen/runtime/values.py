@@ -104,12 +104,14 @@ def check_object(
 ) -> dict[str, Any]:
     """A whole input object checked: unknown names refused, defaults filled (unless ``partial``), all errors at once.
 
+    ``null`` means "not given", as leaving the field out does: the default or nothing when creating, the field left
+    as it is when ``partial`` (an update). Importers send it for every optional input a model leaves out (Dify's
+    custom tools do), and the documents say so (toolgen/spec/openapi.py).
     Fields in ``optional`` are not required even when their spec says so (the operation derives them).
     """
     if not isinstance(data, dict):
         raise Invalid(Message("not_object"))
     problems: dict[str, str] = {name: "unknown field" for name in data if name not in fields}
-    problems.update({name: "must not be null" for name, value in data.items() if value is None and name in fields})
     result: dict[str, Any] = {}
     for name, spec in fields.items():
         if name in problems:

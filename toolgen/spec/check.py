@@ -1,7 +1,9 @@
 """`toolgen spec --check`: what common importers would do with a document, before anyone tries.
 
-Rules come from DESIGN.md section 8 (measured with Dify's own import parser; dify#2914, #12518) and GPT Actions'
-limits. An *error* fails or empties the import; a *warning* imports but loses or misreads an input.
+Rules come from DESIGN.md section 8 (measured with Dify's own import parser; dify#2914, #12518), GPT Actions'
+limits, what Dify's custom tools send (null for an optional input left out, a declared default for it) and what
+openapi-python-client generates (no response for an array with no items). An *error* fails or empties the import,
+or makes calls lose data; a *warning* imports but loses or misreads an input or an answer.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ def _parameter(param: dict[str, Any], where: str) -> list[Finding]:
     if "$ref" in param:
         return [Finding("warning", where, "a $ref parameter is read as a plain string")]
     found = _single_type(param.get("schema", {}), where)
+    found += _input(param.get("schema", {}), str(param.get("description", "")), where)
     if "$ref" in param.get("schema", {}):
         found.append(Finding("warning", where, "a $ref schema is read as a plain string"))
     if len(str(param.get("description", ""))) > MAX_PARAMETER_DESCRIPTION:
@@ -75,7 +78,40 @@ def _parameter(param: dict[str, Any], where: str) -> list[Finding]:
     return found
 
 
-def _body(body: dict[str, Any], where: str) -> list[Finding]:
+def _bare_array(node: Any) -> bool:
+    """Whether any array schema under ``node`` gives no ``items`` (openapi-python-client then drops the response)."""
+    if isinstance(node, list):
+        return any(_bare_array(item) for item in node)
+    if not isinstance(node, dict):
+        return False
+    if node.get("type") == "array" and "items" not in node:
+        return True
+    return any(_bare_array(value) for key, value in node.items() if key not in ("example", "examples"))
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    return [schema, *(b for b in schema.get("anyOf", []) if isinstance(b, dict))]
+
+
+def _input(schema: dict[str, Any], description: str, where: str) -> list[Finding]:
+    """What importers lose of one input (a parameter or a body property): its choices, a boolean's default."""
+    found = []
+    for branch in _branches(schema):
+        missing = [str(c) for c in branch.get("enum") or [] if str(c) not in description]
+        if missing:
+            message = f"choices {', '.join(missing)} are not in the description: Dify keeps no options"
+            found.append(Finding("warning", where, message))
+        if branch.get("type") == "boolean" and "default" in branch and not isinstance(branch["default"], bool):
+            message = "a boolean's default must be true or false: importers read it as a number or text"
+            found.append(Finding("warning", where, message))
+    return found
+
+
+def _admits_null(prop: dict[str, Any]) -> bool:
+    return any(b.get("type") == "null" for b in _branches(prop))
+
+
+def _body(body: dict[str, Any], where: str, *, update: bool = False) -> list[Finding]:
     if "$ref" in body:
         return [Finding("warning", where, "a $ref to components/requestBodies drops every input")]
     content: dict[str, Any] = body.get("content", {})
@@ -86,11 +122,19 @@ def _body(body: dict[str, Any], where: str) -> list[Finding]:
     schema: dict[str, Any] = media.get("schema", {})
     if "allOf" in schema or schema.get("type") == "array":
         found.append(Finding("warning", where, "a top-level allOf or array body drops the inputs"))
+    required = schema.get("required") or []
     for name, prop in (schema.get("properties") or {}).items():
         at = f"{where}.{name}"
         found += _single_type(prop, at)
         if "$ref" in prop or prop.get("type") == "object" or "properties" in prop:
             found.append(Finding("warning", at, "a $ref or nested object property is read as a plain string"))
+        found += _input(prop, str(prop.get("description", "")), at)
+        if update and any("default" in b for b in _branches(prop)):
+            message = "a default in an update body: generated clients and Dify send it, resetting what was not named"
+            found.append(Finding("error", at, message))
+        if name not in required and not _admits_null(prop):
+            message = "an optional input that does not admit null: Dify sends null for one the model leaves out"
+            found.append(Finding("warning", at, message))
     return found
 
 
@@ -116,5 +160,9 @@ def check_importable(doc: dict[str, Any]) -> list[Finding]:
             for i, param in enumerate(op.get("parameters", [])):
                 found += _parameter(param, f"{where} parameter {param.get('name', i)}")
             if "requestBody" in op:
-                found += _body(op["requestBody"], f"{where} body")
+                found += _body(op["requestBody"], f"{where} body", update=method in ("patch", "put"))
+            for status, answer in (op.get("responses") or {}).items():
+                if _bare_array(answer):
+                    message = "an array with no items: openapi-python-client drops the response"
+                    found.append(Finding("warning", f"{where} response {status}", message))
     return found

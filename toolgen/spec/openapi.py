@@ -2,7 +2,9 @@
 
 Rules kept here: every operation has an operationId; parameters are declared per operation (never at path
 level) with a single ``type``; request bodies are one inline ``application/json`` object schema (no ``$ref``,
-no ``allOf``, no arrays); descriptions stay within GPT Actions' limits (300 per endpoint, 700 per parameter).
+no ``allOf``, no arrays) whose optional inputs may be null and whose update bodies declare no defaults (fields.py
+says why); every array says its items; descriptions stay within GPT Actions' limits (300 per endpoint, 700 per
+parameter).
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from typing import Any
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
-from toolgen.bounds import MAX_NUMBER
 from toolgen.errors import StageError
 from toolgen.program import (
     AggregateOp,
@@ -27,15 +28,17 @@ from toolgen.program import (
     ToolProgram,
     UpdateOp,
 )
+from toolgen.spec.fields import MAX_DESCRIPTION, Null, body_property, describe, example, field_schema
 
 # A figure (metric, computed field or output) is a number, a date or label, a yes/no, a list (settle's
-# transfers), a table of constants, or null (no rows yet); anyOf keeps each branch a single type.
+# transfers), a table of constants, or null (no rows yet); anyOf keeps each branch a single type. The list says
+# its items, of any kind: openapi-python-client drops a whole response over an array that does not.
 FIGURE = {
     "anyOf": [
         {"type": "number"},
         {"type": "string"},
         {"type": "boolean"},
-        {"type": "array"},
+        {"type": "array", "items": {}},
         {"type": "object"},
         {"type": "null"},
     ]
@@ -50,78 +53,31 @@ ERRORS = {
 }
 
 
-NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u0008\\u000B-\\u001F]*$"
-EXAMPLES: dict[str, Any] = {
-    "date": "2026-12-02",
-    "time": "07:30",
-    "number": 1.5,
-    "integer": 1,
-    "boolean": True,
-    "string": "example",
-    "text": "a note",
-}
-
-
-def example(spec: FieldSpec) -> Any:
-    """An example value for a field: its default when it has a plain one, its first choice, else one by type."""
-    if spec.default is not None and not (isinstance(spec.default, str) and spec.default.startswith("$")):
-        return spec.default
-    if spec.enum:
-        return spec.enum[0]
-    value = EXAMPLES[spec.type]
-    if spec.type in ("number", "integer") and spec.minimum is not None:
-        value = max(value, spec.minimum)
-    return value
-
-
-def field_schema(spec: FieldSpec | str) -> dict[str, Any]:
-    """JSON Schema for one typed field, with a single ``type`` (importers reject type lists)."""
-    if spec == "object":
-        return {"type": "object"}
-    if isinstance(spec, str):
-        spec = FieldSpec(type=spec)  # type: ignore[arg-type]
-    kind = spec.type
-    schema: dict[str, Any]
-    if kind in ("number", "integer", "boolean"):
-        schema = {"type": kind}
-    elif kind == "date":
-        schema = {"type": "string", "format": "date"}
-    elif kind == "time":
-        schema = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
-    else:
-        # The runtime refuses control characters other than tab and newline (toolgen/runtime/values.py).
-        schema = {"type": "string", "maxLength": spec.max_length, "pattern": NO_CONTROL_CHARACTERS}
-    if spec.enum:
-        schema["enum"] = list(spec.enum)
-    if kind in ("number", "integer"):  # the runtime's own bounds when the field sets none (values.py)
-        schema["minimum"] = spec.minimum if spec.minimum is not None else -MAX_NUMBER
-        schema["maximum"] = spec.maximum if spec.maximum is not None else MAX_NUMBER
-    if spec.label:
-        schema["description"] = spec.label[:700]
-    if spec.default is not None and not (isinstance(spec.default, str) and spec.default.startswith("$")):
-        schema["default"] = spec.default
-    schema["examples"] = [example(spec)]
-    return schema
-
-
-def _object(fields: dict[str, FieldSpec], *, for_create: bool, optional: Iterable[str] = ()) -> dict[str, Any]:
+def _object(fields: dict[str, FieldSpec], lang: str, *, null: Null, optional: Iterable[str] = ()) -> dict[str, Any]:
+    """A request body: required inputs as they are, every other one may be null ("not given", said in its words)."""
+    required = [] if null == "update" else [n for n, s in fields.items() if _required(s) and n not in optional]
     schema: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
-        "properties": {name: field_schema(spec) for name, spec in fields.items()},
+        "properties": {
+            name: body_property(spec, lang, null=None if name in required else null) for name, spec in fields.items()
+        },
     }
-    if for_create:
-        required = [n for n, s in fields.items() if s.required and s.default is None and n not in optional]
-        if required:
-            schema["required"] = required
+    if required:
+        schema["required"] = required
     return schema
 
 
+def _required(spec: FieldSpec) -> bool:
+    return spec.required and spec.default is None
+
+
 def _row(program: ToolProgram, entity: str, computed: dict[str, str] | None = None) -> dict[str, Any]:
-    schema = _object(program.entities[entity].fields, for_create=False)
+    fields = program.entities[entity].fields
+    schema: dict[str, Any] = {"type": "object", "additionalProperties": False}
     schema["properties"] = {
         "id": {"type": "string"},
-        **schema["properties"],
+        **{name: field_schema(spec, program.ui.lang) for name, spec in fields.items()},
         **{name: FIGURE for name in computed or {}},
         "created_at": {"type": "string", "format": "date-time"},
         "updated_at": {"type": "string", "format": "date-time"},
@@ -143,32 +99,28 @@ def _id_param() -> dict[str, Any]:
     return {"name": "id", "in": "path", "required": True, "description": "The row's id", "schema": {"type": "string"}}
 
 
-def _query_params(inputs: dict[str, FieldSpec], *, optional: bool = False) -> list[dict[str, Any]]:
-    params = []
-    for name, spec in inputs.items():
-        schema = field_schema(spec)
-        if optional:
-            schema.pop("default", None)
-        params.append(
-            {
-                "name": name,
-                "in": "query",
-                "required": not optional and spec.required and spec.default is None,
-                "description": (spec.label or name)[:700],
-                "schema": schema,
-                "example": example(spec),
-            }
-        )
-    return params
+def _query_params(inputs: dict[str, FieldSpec], lang: str, *, optional: bool = False) -> list[dict[str, Any]]:
+    # A filter takes no default (left out, it filters nothing); Dify reads a parameter's description, not its schema's.
+    return [
+        {
+            "name": name,
+            "in": "query",
+            "required": not optional and _required(spec),
+            "description": describe(spec, lang, default=not optional) or name,
+            "schema": field_schema(spec, lang, default=not optional),
+            "example": example(spec),
+        }
+        for name, spec in inputs.items()
+    ]
 
 
 def _filters(program: ToolProgram, op: Any) -> list[dict[str, Any]]:
     fields = program.entities[op.entity].fields
-    return _query_params({name: fields[name] for name in op.filters}, optional=True)
+    return _query_params({name: fields[name] for name in op.filters}, program.ui.lang, optional=True)
 
 
 def _create(program: ToolProgram, op: CreateOp) -> tuple[dict[str, Any], dict[str, Any]]:
-    body = _object(program.entities[op.entity].fields, for_create=True, optional=set(op.derive))
+    body = _object(program.entities[op.entity].fields, program.ui.lang, null="create", optional=set(op.derive))
     return {"requestBody": _body(body)}, {"201": _json("The stored row", _row(program, op.entity))}
 
 
@@ -196,26 +148,30 @@ def _aggregate(program: ToolProgram, op: AggregateOp) -> tuple[dict[str, Any], d
     return ({"parameters": params} if params else {}), {"200": _json("Figures over the stored rows", schema)}
 
 
-def _compute(op: ComputeOp) -> tuple[dict[str, Any], dict[str, Any]]:
+def _compute(op: ComputeOp, lang: str) -> tuple[dict[str, Any], dict[str, Any]]:
     request = (
-        {"parameters": _query_params(op.inputs)}
+        {"parameters": _query_params(op.inputs, lang)}
         if op.method == "GET"
-        else {"requestBody": _body(_object(op.inputs, for_create=True))}
+        else {"requestBody": _body(_object(op.inputs, lang, null="create"))}
     )
     outputs = {"type": "object", "properties": {o: FIGURE for o in op.outputs}}
     return request, {"200": _json("The computed values", outputs)}
 
 
 def _fetch(program: ToolProgram, op: FetchOp) -> tuple[dict[str, Any], dict[str, Any]]:
-    request = {"parameters": _query_params(op.inputs)} if op.inputs else {}
+    lang = program.ui.lang
+    request = {"parameters": _query_params(op.inputs, lang)} if op.inputs else {}
     if op.outputs:
-        props = {**{n: field_schema(s) for n, s in op.inputs.items()}, **{o: FIGURE for o in op.outputs}}
+        props = {**{n: field_schema(s, lang) for n, s in op.inputs.items()}, **{o: FIGURE for o in op.outputs}}
         return request, {
             "200": _json("Figures from the source's answer", {"type": "object", "properties": props}),
             "502": {"$ref": "#/components/responses/E502"},
         }
-    described = {f: {**field_schema(t), **({"description": program.labels[f][:700]} if f in program.labels else {})}
-                 for f, t in op.fields.items()}  # fmt: skip  # what a ranked "value" is: "Highest temperature ..."
+    labels = program.labels  # what a ranked "value" is: "Highest temperature ..."
+    described = {
+        f: {**field_schema(t), **({"description": labels[f][:MAX_DESCRIPTION]} if f in labels else {})}
+        for f, t in op.fields.items()
+    }
     row = {"type": "object", "properties": described}
     schema = {"type": "object", "properties": {"items": {"type": "array", "items": row}}}
     return request, {
@@ -234,7 +190,8 @@ def _operation(program: ToolProgram, op: Any) -> dict[str, Any]:
     elif isinstance(op, GetOp):
         request, responses = {"parameters": [_id_param()]}, {"200": _json("The row", _row(program, op.entity))}
     elif isinstance(op, UpdateOp):
-        body = {**_object(program.entities[op.entity].fields, for_create=False), "minProperties": 1}
+        # No defaults and every input nullable: what a caller leaves out or sends as null stays as it is.
+        body = {**_object(program.entities[op.entity].fields, program.ui.lang, null="update"), "minProperties": 1}
         request = {"parameters": [_id_param()], "requestBody": _body(body)}
         responses = {"200": _json("The changed row", _row(program, op.entity))}
     elif isinstance(op, DeleteOp):
@@ -242,7 +199,7 @@ def _operation(program: ToolProgram, op: Any) -> dict[str, Any]:
     elif isinstance(op, AggregateOp):
         request, responses = _aggregate(program, op)
     elif isinstance(op, ComputeOp):
-        request, responses = _compute(op)
+        request, responses = _compute(op, program.ui.lang)
     else:
         request, responses = _fetch(program, op)
     for code in ERRORS:
