@@ -211,7 +211,7 @@ class ToolApp:
         if kind == "aggregate":
             return response(200, operations.aggregate(self.program, op, rows, query, today))
         if kind == "compute":
-            return response(200, operations.compute(op, query, body, today))
+            return response(200, operations.compute(op, query, body, today, self.program.labels))
         if kind == "fetch":
             return response(200, run_fetch(self.program, op, query, today))
         raise RouteNotFound(Message("no_handler", op=op.id))

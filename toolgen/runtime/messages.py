@@ -25,6 +25,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "too_long": ("{name} is longer than {max_length} characters", "{label}不能超过 {max_length} 个字符"),
     "control": ("{name} holds control characters", "{label}含有控制字符"),
     "not_allowed": ("{name} must be one of {choices}", "{label}必须是以下之一：{choices}"),
+    # expressions.py: a figure the caller's inputs put out of range (an overflow, the root of a negative)
+    "result_out_of_range": (
+        "{name} cannot be computed from these inputs: the result is out of range",
+        "{label}无法用这些输入算出：结果超出范围",
+    ),
     # values.py: a whole input
     "not_object": ("the body must be a JSON object", "请求体必须是 JSON 对象"),
     "invalid_input": ("invalid input ({summary})", "输入有误（{summary}）"),
