@@ -217,3 +217,21 @@ def test_integers_stay_within_the_float_range_so_every_answer_can_be_written_as_
     assert got["p"] == 2**1000 and got["q"] == 10**285
     assert all(v.bit_length() <= MAX_INT_BITS for v in got.values())
     json.dumps(got)  # Python refuses to write an integer of more than 4,300 digits
+
+
+def test_arithmetic_on_a_whole_column_is_refused_not_built():
+    # 'amount * 10' would build a 100,000-item list from a 10,000-row column, twenty times a metric
+    data = [{"amount": 2}, {"amount": 3}]
+    got = aggregate({"a": "sum(amount * 10)", "b": "max(amount + amount)", "c": "sum(amount) * 10"}, data, ["amount"])
+    assert got == {"a": None, "b": None, "c": 50}
+
+
+def test_a_column_function_called_again_gives_the_same_answer():
+    data = [{"date": "2026-12-01", "payer": "a", "amount": 10}, {"date": "2026-12-02", "payer": "b", "amount": 0}]
+    got = aggregate(
+        {"s": "streak(date) + streak(date)", "t": "settle(payer, amount)[0]['amount'] + count(settle(payer, amount))"},
+        data,
+        ["date", "payer", "amount"],
+        today=TODAY,
+    )
+    assert got == {"s": 4, "t": 6.0}

@@ -77,6 +77,9 @@ def round_to(value: Any, digits: Any = 0) -> Any:
 
 def _checked(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def checked(left: Any, right: Any) -> Any:
+        if isinstance(left, list) or isinstance(right, list):
+            # a whole column (an aggregate's name): 'amount * 10' repeats it to 100,000 items, meaning nothing
+            raise TypeError("arithmetic on a whole column")
         try:
             return bounded(fn(left, right))
         except OverflowError as e:  # int / int past the float range, and the like

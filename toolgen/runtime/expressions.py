@@ -27,6 +27,24 @@ MAX_ROWS = 10_000
 _random = random.SystemRandom()
 
 
+class Data(list[Any]):
+    """A list made of what rows store (a column's values, settle's transfers): never a function or a module."""
+
+
+class _Evaluator(SimpleEval):
+    """simpleeval, except that it does not walk a whole column each time a metric names it.
+
+    After every step simpleeval checks the result holds no forbidden function, item by item: each mention of a
+    10,000-row column cost 3-4 ms (settle's 10,000 transfers more), and a metric's 300 characters can mention one
+    40 times, in each of 20 metrics. Data holds only what rows store (text, numbers, booleans, None, and dicts of
+    them), so there is nothing in it to find.
+    """
+
+    def _check_disallowed_items(self, item: Any) -> None:
+        if type(item) is not Data:
+            super()._check_disallowed_items(item)
+
+
 def _today() -> dt.date:
     return dt.datetime.now(dt.UTC).date()
 
@@ -217,7 +235,7 @@ def aggregate(
 ) -> dict[str, Any]:
     """Each metric over ``rows`` (oldest first)."""
     rows = rows[-MAX_ROWS:]
-    names = {**(constants or {}), **{c: [r.get(c) for r in rows] for c in columns}}
+    names = {**(constants or {}), **{c: Data(r.get(c) for r in rows) for c in columns}}
     day = today or _today()
     functions: dict[str, Callable[..., Any]] = {
         "sum": _sum,
@@ -229,14 +247,33 @@ def aggregate(
         "round": round_to,
         "abs": abs,
         "pick": _pick,
-        "settle": settle,
+        "settle": lambda *columns: Data(settle(*columns)),
         "count": lambda column=None: len(rows) if column is None else len(_values(column)),
         "count_where": lambda column, value: sum(1 for v in column if v == value),
         "streak": lambda column: streak(column, day),
         "days_since": _date_functions(day)["days_since"],  # days_since(min(date)): how long the log has run
     }
-    evaluator = SimpleEval(operators=OPERATORS, functions=functions, names=names)
+    evaluator = _Evaluator(operators=OPERATORS, functions=_remembered(functions), names=names)
     return {name: _safe(evaluator, name, expr) for name, expr in metrics.items()}
+
+
+def _remembered(functions: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """The column functions, each answer kept for one aggregate's evaluation: 300 characters can call streak 22
+    times over 10,000 rows, in each of 20 metrics; now each column is walked once. Keyed by the arguments'
+    identity (a column is one list throughout), which the kept arguments hold on to. ``pick`` stays random."""
+    memo: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+
+    def remember(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            key = (name, *((type(a), a) if isinstance(a, str | int | float | None) else id(a) for a in args))
+            if key not in memo:
+                memo[key] = (args, function(*args))
+            return memo[key][1]
+
+        return call
+
+    cheap = {"round", "abs", "pick", "days_since"}  # scalar work, or random
+    return {name: fn if name in cheap else remember(name, fn) for name, fn in functions.items()}
 
 
 def compute(
