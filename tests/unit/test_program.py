@@ -111,3 +111,19 @@ def test_a_compute_output_may_not_format_a_text_input():
         ToolProgram.model_validate(data)
     op["outputs"]["said"] = "bill % 7"  # a remainder of numbers is fine
     ToolProgram.model_validate(data)
+
+
+def test_an_aggregate_may_walk_its_rows_a_bounded_number_of_times():
+    # given metrics that each walk every row (10,000 at most): each distinct call is computed once
+    def metrics(exprs):
+        def change(d):
+            d["entities"]["run"]["fields"].update({f"f{i}": {"type": "string"} for i in range(12)})
+            d["operations"][2]["metrics"] = {f"m{i}": e for i, e in enumerate(exprs)}
+
+        return change
+
+    settles = [f"count(settle(f{i}, distance))" for i in range(12)]  # settle pairs every payer: ~20 ms each
+    with pytest.raises(ValidationError, match="walk the rows 132 times"):
+        ToolProgram.model_validate(variant(metrics(settles)))
+    ToolProgram.model_validate(variant(metrics(settles[:9])))
+    ToolProgram.model_validate(variant(metrics([settles[0]] * 20)))  # the same call twenty times is one walk
