@@ -92,7 +92,8 @@ def rest_event(
 def url_event(
     method: str, path: str, query: str, headers: list[tuple[str, str]], body: bytes, *, source_ip: str, host: str
 ) -> dict[str, Any]:
-    """A Lambda function URL event (payload 2.0); header names lower-cased, repeats joined with commas."""
+    """A Lambda function URL event (payload 2.0); header names lower-cased, repeated headers and query parameters
+    joined with commas."""
     merged: dict[str, str] = {}
     cookies: list[str] = []
     for name, value in headers:
@@ -102,7 +103,8 @@ def url_event(
             continue
         merged[key] = f"{merged[key]},{value}" if key in merged else value
     text, is_b64 = _body(body, merged.get("content-type", ""))
-    qs, _ = _query_maps(query)
+    _, repeats = _query_maps(query)
+    qs = {name: ",".join(values) for name, values in repeats.items()} if repeats else None  # as a URL joins them
     now = time.time()
     event: dict[str, Any] = {
         "version": "2.0",

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from toolgen.bounds import MAX_ROUND_DIGITS
+
 FieldType = Literal["string", "text", "number", "integer", "boolean", "date", "time"]
 NAME = r"^[a-z][a-z0-9_]{0,39}$"
 OP_ID = r"^[a-z][A-Za-z0-9]{0,63}$"
@@ -44,7 +46,14 @@ ROW_FUNCTIONS = frozenset(
     }
 )
 COMPUTE_FUNCTIONS = ROW_FUNCTIONS
+# An aggregate's metrics walk up to 10,000 rows per distinct call (the runtime computes each once): settle sorts and
+# pairs every payer (~20 ms), streak reads every date (~8 ms), the rest ~0.3 ms. In passes of sum(), at most
+# MAX_ROW_PASSES an operation: a worst case of about 200 ms (SECURITY.md, "The tool sandbox").
+ROW_PASSES = {"settle": 10, "streak": 4}
+MAX_ROW_PASSES = 100
+SCALAR_CALLS = frozenset({"round", "abs", "days_since"})
 RESERVED = frozenset({"id", "created_at", "updated_at"})
+NUMERIC_TYPES = frozenset({"number", "integer", "boolean"})
 
 
 class Strict(BaseModel):
@@ -82,8 +91,21 @@ def _check_names(names: Any, what: str) -> None:
             raise ValueError(f"{what} name {name!r} must match {NAME}")
 
 
-def check_expression(expr: str, allowed_names: set[str], allowed_calls: frozenset[str]) -> None:
-    """Raise ValueError unless ``expr`` is a small arithmetic expression over known names and functions."""
+def _text_names(types: dict[str, str], constants: dict[str, Any]) -> set[str]:
+    """The names that hold text (a person's words, dates, ids, a text constant): '%' may not format them."""
+    texts = {name for name, kind in types.items() if kind not in NUMERIC_TYPES}
+    return texts | {name for name, value in constants.items() if isinstance(value, str)}
+
+
+def check_expression(
+    expr: str,
+    allowed_names: set[str],
+    allowed_calls: frozenset[str],
+    *,
+    text_names: set[str] | frozenset[str] = frozenset(),
+) -> None:
+    """Raise ValueError unless ``expr`` is a small arithmetic expression over known names and functions, whose cost
+    is bounded by its text (``text_names``: the names known to hold text, which '%' may not format)."""
     if len(expr) > MAX_EXPR:
         raise ValueError(f"expression longer than {MAX_EXPR} characters")
     try:
@@ -126,6 +148,40 @@ def check_expression(expr: str, allowed_names: set[str], allowed_calls: frozense
         elif isinstance(node, ast.Constant) and isinstance(node.value, complex | bytes):  # found by hypothesis: "0J"
             kind = type(node.value).__name__
             raise ValueError(f"expression {expr!r} holds a {kind} constant, which JSON cannot carry")
+    _check_bounded(tree, expr, text_names)
+
+
+def _check_bounded(tree: ast.AST, expr: str, text_names: set[str] | frozenset[str]) -> None:
+    """Refuse what only its values could bound (the runtime refuses these too: toolgen/runtime/arithmetic.py).
+
+    ``round(x, -10 ** 9)`` computes 10 ** (10 ** 9), so round's digits are a literal 0..MAX_ROUND_DIGITS; '%' on text
+    formats it with the widths the text sets (``'%999999999d' % x`` is a gigabyte), so '%' is a remainder only: no
+    string constant and no name known to hold text (a person's input) on its left.
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round":
+            digits = node.args[1] if len(node.args) > 1 else ast.Constant(0)
+            value = digits.value if isinstance(digits, ast.Constant) else None
+            if len(node.args) > 2 or type(value) is not int or not 0 <= value <= MAX_ROUND_DIGITS:
+                raise ValueError(f"expression {expr!r}: round's digits are a whole number 0 to {MAX_ROUND_DIGITS}")
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            left = node.left
+            text = isinstance(left, ast.Constant) and isinstance(left.value, str)
+            if text or (isinstance(left, ast.Name) and left.id in text_names):
+                raise ValueError(f"expression {expr!r} formats text with '%', which is not allowed")
+
+
+def check_row_passes(op_id: str, exprs: list[str]) -> None:
+    """Raise ValueError if an aggregate's metrics (already checked to parse) walk its rows too many times."""
+    calls = {
+        (node.func.id, ast.dump(node))
+        for expr in exprs
+        for node in ast.walk(ast.parse(expr, mode="eval"))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in SCALAR_CALLS
+    }
+    passes = sum(ROW_PASSES.get(name, 1) for name, _ in calls)
+    if passes > MAX_ROW_PASSES:
+        raise ValueError(f"operation {op_id}'s metrics walk the rows {passes} times; at most {MAX_ROW_PASSES}")
 
 
 class Entity(Strict):
@@ -316,6 +372,8 @@ class ToolProgram(Strict):
                 raise ValueError(f"operation {op.id} names unknown entity {op.entity!r}")
             columns = set(entity.fields) | RESERVED
             constants = set(getattr(op, "constants", {}) or {})
+            types = {**{name: spec.type for name, spec in entity.fields.items()}, **dict.fromkeys(RESERVED, "string")}
+            text = _text_names(types, getattr(op, "constants", {}) or {})
             _check_names(constants, "constant")
             for name in getattr(op, "filters", []):
                 if name not in entity.fields:
@@ -324,16 +382,16 @@ class ToolProgram(Strict):
                 for field, expr in op.derive.items():
                     if field not in entity.fields:
                         raise ValueError(f"operation {op.id} derives unknown field {field!r}")
-                    check_expression(expr, columns | constants, ROW_FUNCTIONS)
+                    check_expression(expr, columns | constants, ROW_FUNCTIONS, text_names=text)
             if isinstance(op, ListOp):
                 _check_names(op.computed, "computed field")
                 clash = set(op.computed) & columns
                 if clash:
                     raise ValueError(f"operation {op.id}: computed fields {sorted(clash)} shadow stored fields")
                 for expr in op.computed.values():
-                    check_expression(expr, columns | constants, ROW_FUNCTIONS)
+                    check_expression(expr, columns | constants, ROW_FUNCTIONS, text_names=text)
                 if op.where:
-                    check_expression(op.where, columns | constants | set(op.computed), ROW_FUNCTIONS)
+                    check_expression(op.where, columns | constants | set(op.computed), ROW_FUNCTIONS, text_names=text)
                 if op.sort.lstrip("-") not in columns | set(op.computed):
                     raise ValueError(f"operation {op.id} sorts by unknown field {op.sort!r}")
             if isinstance(op, AggregateOp):
@@ -343,16 +401,18 @@ class ToolProgram(Strict):
                     raise ValueError(f"operation {op.id}: period needs a date field {op.period_field!r}")
                 _check_names(op.metrics, "metric")
                 if op.where:
-                    check_expression(op.where, columns | constants, ROW_FUNCTIONS)
+                    check_expression(op.where, columns | constants, ROW_FUNCTIONS, text_names=text)
                 for expr in op.metrics.values():
-                    check_expression(expr, columns | constants, AGGREGATE_FUNCTIONS)
+                    check_expression(expr, columns | constants, AGGREGATE_FUNCTIONS, text_names=text)
+                check_row_passes(op.id, list(op.metrics.values()))
         elif isinstance(op, ComputeOp):
             _check_names(op.inputs, "input")
             _check_names(op.outputs, "output")
             _check_names(op.constants, "constant")
             known = set(op.inputs) | set(op.constants)
+            text = _text_names({name: spec.type for name, spec in op.inputs.items()}, op.constants)
             for name, expr in op.outputs.items():  # an output may use the outputs before it
-                check_expression(expr, known, COMPUTE_FUNCTIONS)
+                check_expression(expr, known, COMPUTE_FUNCTIONS, text_names=text)
                 known.add(name)
         elif isinstance(op, FetchOp):
             host = urlsplit(op.url).hostname
@@ -364,8 +424,10 @@ class ToolProgram(Strict):
                     if name not in op.inputs:
                         raise ValueError(f"operation {op.id}: query uses {{{name}}}, which is not an input")
             known = set(op.fields) | set(op.inputs) | set(op.constants)
+            types = {**op.fields, **{name: spec.type for name, spec in op.inputs.items()}}
+            text = _text_names(types, op.constants)
             for name, expr in op.outputs.items():
-                check_expression(expr, known, COMPUTE_FUNCTIONS)
+                check_expression(expr, known, COMPUTE_FUNCTIONS, text_names=text)
                 known.add(name)
 
     def operation(self, op_id: str) -> Any:

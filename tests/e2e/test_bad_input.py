@@ -118,3 +118,51 @@ def test_a_content_length_that_is_not_the_bodys_is_a_400_not_a_hang(server, leng
     assert reply.status == 400
     assert b"bad_request" in reply.read()
     connection.close()
+
+
+@pytest.fixture(scope="module")
+def runs_tool(server) -> dict:
+    return generate(server, "I want to log my morning runs", user="alice")
+
+
+def raw_call(url: str, method: str, target: str, token: bytes, body: bytes = b"") -> tuple[int, dict]:
+    """A call with exactly these bytes (urllib would refuse a header that is not Latin-1)."""
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    connection.putrequest(method, where.path + target)
+    connection.putheader("Authorization", b"Bearer " + token)
+    connection.putheader("Content-Type", "application/json")
+    connection.putheader("Content-Length", str(len(body)))
+    connection.endheaders(body)
+    reply = connection.getresponse()
+    status, text = reply.status, reply.read()
+    connection.close()
+    return status, json.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("method", "target", "body", "status"),
+    [
+        ("POST", "/runs", b"[" * 5000 + b"]" * 5000, 400),  # was a 502 RecursionError
+        ("POST", "/runs", b'{"distance": ' + b"9" * 5000 + b"}", 422),  # was a 502 ValueError
+        ("POST", "/runs", b'{"distance": ' + b"9" * 400 + b"}", 422),
+        ("GET", "/runs?limit=1&limit=2", b"", 422),  # was accepted
+        ("GET", "/runs?limit=" + "9" * 400, b"", 422),
+    ],
+)
+def test_bad_input_at_a_tool_is_a_4xx_in_the_error_shape(server, runs_tool, method, target, body, status):
+    token = server.token("alice").encode()
+    got, reply = raw_call(runs_tool["tool_url"], method, target, token, body)
+    assert got == status and set(reply) == {"code", "message", "details"}
+
+
+@pytest.mark.parametrize("where", [2, 1])  # the signature, the claims
+def test_a_token_with_non_ascii_bytes_is_a_401_at_a_tool(server, runs_tool, where):
+    parts = server.token("alice").encode().split(b".")
+    parts[where] = parts[where][:-2] + "é—".encode()
+    got, reply = raw_call(runs_tool["tool_url"], "GET", "/runs", b".".join(parts))
+    assert got == 401 and reply["code"] == "unauthorized"

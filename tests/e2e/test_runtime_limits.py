@@ -1,4 +1,4 @@
-"""The local Lambda runtime's Timeout and reserved concurrency, seen through tool URLs of a running platform."""
+"""The local Lambda runtime's Timeout, MemorySize and reserved concurrency, through a running platform's tool URLs."""
 
 from __future__ import annotations
 
@@ -61,3 +61,28 @@ def test_the_sixth_concurrent_call_is_throttled_with_429(deploy):
     assert sixth.body["Reason"] == "ReservedFunctionConcurrentInvocationLimitExceeded"
     assert sorted(r.status for r in replies) == [200] * 5
     assert http("GET", f"{url}/?sleep=0").status == 200
+
+
+HUNGRY = b"""
+import json
+def handler(event, context):
+    blob = b"x" * (int((event.get("queryStringParameters") or {}).get("mb", "1")) << 20)
+    return {"statusCode": 200, "body": json.dumps({"mb": len(blob) >> 20})}
+"""
+
+
+def test_a_call_past_memory_size_is_killed_with_lambdas_error(server):
+    # given a function deployed as tools are, with 128 MB
+    lam = aws_client(server, "lambda")
+    role = aws_client(server, "iam").get_role(RoleName="toolgen-tool-role")["Role"]["Arn"]
+    tid = tool_id()
+    package = zip_files([("app.py", HUNGRY)])
+    Deployer({"lambda": lam}).deploy(FunctionSpec(f"toolgen-tool-{tid}", role, "", package, memory_mb=128))
+    url = f"{server.url}/t/{tid}"
+    assert http("GET", f"{url}/?mb=16").status == 200
+    # when a call writes a gigabyte, then it is killed and its caller gets Lambda's error for it
+    reply = http("GET", f"{url}/?mb=1024")
+    assert reply.status == 502
+    assert reply.body["errorType"] == "Runtime.OutOfMemory"
+    assert reply.body["errorMessage"].endswith("Runtime exited with error: signal: killed")
+    assert http("GET", f"{url}/?mb=16").status == 200  # a fresh environment serves the next call

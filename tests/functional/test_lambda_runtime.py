@@ -40,7 +40,14 @@ def layer_arn(emulator):
 def make_function(emulator, resources, layer_arn):
     lam = emulator.client("lambda")
 
-    def make(*, timeout: int = 3, concurrency: int | None = None, version: str = "1", handler: str = HANDLER) -> str:
+    def make(
+        *,
+        timeout: int = 3,
+        concurrency: int | None = None,
+        version: str = "1",
+        handler: str = HANDLER,
+        memory: int = 128,
+    ) -> str:
         name = f"test-{uuid.uuid4().hex[:10]}"
         code = zip_files([("app.py", (handler + f"\nVERSION = {version!r}\n").encode())])
         lam.create_function(
@@ -50,6 +57,7 @@ def make_function(emulator, resources, layer_arn):
             Handler="app.handler",
             Code={"ZipFile": code},
             Timeout=timeout,
+            MemorySize=memory,
             Layers=[layer_arn],
             Environment={"Variables": {"GREETING": "hello"}},
         )
@@ -88,6 +96,40 @@ def test_timeout_kills_the_process_and_reports_like_lambda(runtime, make_functio
     assert result.payload["errorMessage"].endswith("Task timed out after 1.00 seconds")
     after = runtime.invoke(name, {})
     assert after.status == "ok" and after.cold is True and after.payload["pid"] != warm_pid
+
+
+HUNGRY = """
+import os
+KEPT = b"x" * (int(os.environ.get("AT_INIT_MB", "0")) << 20)
+def handler(event, context):
+    blob = b"x" * (event["mb"] << 20)  # written, so resident: what Lambda counts
+    return {"pid": os.getpid(), "mb": len(blob) >> 20}
+"""
+
+
+def test_a_call_past_memory_size_is_killed_and_reported_like_lambda(runtime, make_function):
+    # given a 128 MB function, warm after a call that fits
+    name = make_function(handler=HUNGRY, memory=128)
+    warm = runtime.invoke(name, {"mb": 16})
+    assert warm.status == "ok" and warm.payload["mb"] == 16
+    # when a call needs far more than its MemorySize
+    result = runtime.invoke(name, {"mb": 1024})
+    # then it is killed, and its caller gets Lambda's out-of-memory error
+    assert result.status == "error"
+    assert result.payload["errorType"] == "Runtime.OutOfMemory"
+    assert result.payload["errorMessage"].endswith("Error: Runtime exited with error: signal: killed")
+    # and a new environment serves the next call
+    after = runtime.invoke(name, {"mb": 16})
+    assert after.status == "ok" and after.cold is True and after.payload["pid"] != warm.payload["pid"]
+
+
+def test_memory_past_memory_size_at_init_is_reported_like_lambda(runtime, make_function, emulator):
+    name = make_function(handler=HUNGRY, memory=128)
+    emulator.client("lambda").update_function_configuration(
+        FunctionName=name, Environment={"Variables": {"AT_INIT_MB": "1024"}}
+    )
+    result = runtime.invoke(name, {"mb": 1})
+    assert result.status == "error" and result.payload["errorType"] == "Runtime.OutOfMemory"
 
 
 def test_calls_beyond_reserved_concurrency_are_throttled(runtime, make_function):

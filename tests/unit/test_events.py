@@ -49,6 +49,12 @@ def test_url_event_is_payload_v2():
     assert event["body"] is None
 
 
+def test_url_event_joins_a_repeated_query_parameter_with_commas_as_function_urls_do():
+    event = url_event("GET", "/runs", "limit=1&limit=2&x=", HEADERS, b"", source_ip="10.0.0.1", host="h")
+    assert event["queryStringParameters"] == {"limit": "1,2", "x": ""}
+    assert event["rawQueryString"] == "limit=1&limit=2&x="
+
+
 def test_proxy_response_full_and_inferred_forms():
     status, headers, body = proxy_response(
         {"statusCode": 201, "headers": {"A": "1"}, "multiValueHeaders": {"B": ["2", "3"]}, "body": "ok"}

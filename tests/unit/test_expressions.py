@@ -2,7 +2,7 @@ import datetime as dt
 
 import pytest
 
-from toolgen.runtime.expressions import MAX_ROWS, aggregate, compute, streak
+from toolgen.runtime.expressions import MAX_ROWS, aggregate, compute, row_values, streak
 
 TODAY = dt.date(2026, 12, 2)
 
@@ -128,3 +128,110 @@ def test_working_days_until_a_date_skip_weekends(until, expected):
     )
     got = compute({"n": "workdays_until(d)"}, {"d": until}, {}, today=today)["n"]
     assert got == expected == brute
+
+
+# --- bounded by construction (issue 15) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["round(x, -10 ** 9)", "round(x, -2)", "round(x, 16)", "round(x, digits)", "round(x, 1.5)", "round(x, True)"],
+)
+def test_round_digits_other_than_a_small_whole_number_are_refused_at_plan_check(expr):
+    from toolgen.program import check_expression
+
+    with pytest.raises(ValueError, match="round"):
+        check_expression(expr, {"x", "digits"}, frozenset({"round"}))
+
+
+@pytest.mark.parametrize("expr", ["round(x)", "round(x, 0)", "round(x, 2)", "round(x, 15)"])
+def test_round_to_a_few_digits_passes_plan_check(expr):
+    from toolgen.program import check_expression
+
+    check_expression(expr, {"x"}, frozenset({"round"}))
+
+
+@pytest.mark.parametrize("digits", ["-10 ** 9", "-1", "16", "1.5"])
+def test_round_with_digits_past_the_bound_is_not_run_by_the_evaluator(digits):
+    # a program that skipped plan check (or a bug in it) still cannot spend minutes computing 10 ** (10 ** 9)
+    assert compute({"r": f"round(x, {digits})"}, {"x": 5}, {}) == {"r": None}
+
+
+@pytest.mark.parametrize("expr", ["'%999999999d' % x", "'%.999999999f' % x", "'%s' % x", "'a' % x"])
+def test_percent_formatting_of_a_string_constant_is_refused_at_plan_check(expr):
+    from toolgen.program import check_expression
+
+    with pytest.raises(ValueError, match="format"):
+        check_expression(expr, {"x"}, frozenset())
+
+
+def test_percent_formatting_with_a_text_input_as_format_is_refused_at_plan_check():
+    from toolgen.program import check_expression
+
+    with pytest.raises(ValueError, match="format"):
+        check_expression("label % x", {"label", "x"}, frozenset(), text_names={"label"})
+    check_expression("x % 7", {"label", "x"}, frozenset(), text_names={"label"})  # a remainder stays allowed
+
+
+@pytest.mark.parametrize(("expr", "inputs"), [("'%5d' % x", {"x": 3}), ("label % x", {"label": "%9d", "x": 3})])
+def test_the_evaluator_never_formats_text_with_percent(expr, inputs):
+    # '%999999999d' % x would build a gigabyte; the evaluator refuses any text on the left of %, so no width is read
+    assert compute({"r": expr}, inputs, {}) == {"r": None}
+    assert compute({"r": "x % 7"}, {"x": 23}, {}) == {"r": 2}
+
+
+def test_a_complex_result_from_the_callers_inputs_is_a_422_naming_the_output():
+    from toolgen.runtime.errors import Invalid
+
+    with pytest.raises(Invalid) as caught:
+        compute({"root": "x ** 0.5"}, {"x": -4}, {}, strict=True, labels={"root": "平方根"})
+    assert caught.value.status == 422 and caught.value.details_value == {"root": "out of range"}
+    assert caught.value.text("en").startswith("root cannot be computed")
+    assert caught.value.text("zh").startswith("平方根")
+    assert compute({"root": "x ** 0.5"}, {"x": -4}, {}) == {"root": None}  # not strict: a fetch's figure, say
+
+
+@pytest.mark.parametrize("expr", ["x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x",
+                                  "x * 1e300", "2 ** 2000", "(x + 0.5) ** 30"])  # fmt: skip
+def test_integers_and_floats_past_the_float_range_are_a_422(expr):
+    from toolgen.runtime.errors import Invalid
+
+    with pytest.raises(Invalid):
+        compute({"big": expr}, {"x": 10**15}, {}, strict=True)
+
+
+def test_per_row_figures_out_of_range_are_none_so_a_list_still_answers():
+    got = row_values({"root": "x ** 0.5", "big": "x * 1e305 * 1e305", "ok": "x * 2"}, {"x": -4}, {})
+    assert got == {"root": None, "big": None, "ok": -8}
+    many = [{"x": 10**15} for _ in range(3)]
+    assert aggregate({"p": "sum(x) * sum(x) * sum(x) * sum(x) * sum(x) * sum(x) ** 20"}, many, ["x"]) == {"p": None}
+
+
+def test_integers_stay_within_the_float_range_so_every_answer_can_be_written_as_json():
+    import json
+
+    from toolgen.runtime.arithmetic import MAX_INT_BITS
+
+    got = compute({"p": "2 ** 1000", "q": "x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x * x"},
+                  {"x": 10**15}, {})  # fmt: skip
+    assert got["p"] == 2**1000 and got["q"] == 10**285
+    assert all(v.bit_length() <= MAX_INT_BITS for v in got.values())
+    json.dumps(got)  # Python refuses to write an integer of more than 4,300 digits
+
+
+def test_arithmetic_on_a_whole_column_is_refused_not_built():
+    # 'amount * 10' would build a 100,000-item list from a 10,000-row column, twenty times a metric
+    data = [{"amount": 2}, {"amount": 3}]
+    got = aggregate({"a": "sum(amount * 10)", "b": "max(amount + amount)", "c": "sum(amount) * 10"}, data, ["amount"])
+    assert got == {"a": None, "b": None, "c": 50}
+
+
+def test_a_column_function_called_again_gives_the_same_answer():
+    data = [{"date": "2026-12-01", "payer": "a", "amount": 10}, {"date": "2026-12-02", "payer": "b", "amount": 0}]
+    got = aggregate(
+        {"s": "streak(date) + streak(date)", "t": "settle(payer, amount)[0]['amount'] + count(settle(payer, amount))"},
+        data,
+        ["date", "payer", "amount"],
+        today=TODAY,
+    )
+    assert got == {"s": 4, "t": 6.0}

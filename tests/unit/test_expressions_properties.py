@@ -1,18 +1,23 @@
 """Property tests: hypothesis tries to escape the expression evaluator and to make it hang.
 
 Whatever text a planner (or a prompt injected into one) puts in an expression, it is either refused when the
-program is validated or evaluated to a plain value (number, string, boolean, list or None) without raising.
-Hangs are caught by pytest-timeout, not by a timing assertion.
+program is validated or evaluated to a plain value (number, string, boolean, list or None) that JSON can carry,
+without raising (or, evaluated for a caller's inputs, with the 422 of a figure out of range). Hangs are caught by
+pytest-timeout, not by a timing assertion.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolgen.program import COMPUTE_FUNCTIONS, check_expression
+from toolgen.runtime.arithmetic import MAX_INT_BITS
+from toolgen.runtime.errors import Invalid
 from toolgen.runtime.expressions import aggregate, compute
 
 NAMES = ["value", "rate", "table", "label"]
@@ -52,6 +57,16 @@ def test_any_well_formed_expression_evaluates_to_a_plain_value_or_is_refused(exp
         return
     result = compute({"out": expr}, INPUTS, CONSTANTS)["out"]
     assert isinstance(result, PLAIN)
+    assert not isinstance(result, int) or result.bit_length() <= MAX_INT_BITS
+    json.dumps(result, allow_nan=False)  # finite, and no integer past the 4,300 digits Python writes
+    raised: Invalid | None = None
+    try:
+        strict = compute({"out": expr}, INPUTS, CONSTANTS, strict=True)["out"]
+    except Invalid as e:
+        raised, strict = e, None
+    assert strict == result  # for a caller's inputs, the same figure
+    if raised is not None:  # or, where there is none, the caller's 422 for a figure out of range
+        assert result is None and (raised.status, raised.details_value) == (422, {"out": "out of range"})
 
 
 ESCAPES = st.sampled_from(
@@ -125,3 +140,34 @@ def test_aggregates_over_any_column_give_plain_values(column):
     )
     assert all(isinstance(v, PLAIN) for v in result.values())
     assert result["n"] == sum(v is not None for v in column)
+
+
+@SETTINGS
+@given(st.integers(min_value=-(10**12), max_value=10**12), st.sampled_from(["value", "rate", "1e15", "10 ** 15"]))
+def test_round_runs_only_with_digits_plan_check_allows(digits, number):
+    expr = f"round({number}, {digits})"
+    try:
+        check_expression(expr, set(NAMES), COMPUTE_FUNCTIONS)
+    except ValueError:
+        assert not 0 <= digits <= 15
+        # and were it deployed anyway, the evaluator refuses it rather than computing 10 ** -digits
+        assert compute({"out": expr}, INPUTS, CONSTANTS)["out"] is None
+        return
+    assert isinstance(compute({"out": expr}, INPUTS, CONSTANTS)["out"], int | float)
+
+
+FORMATS = st.from_regex(r"\A%[-+ #0]{0,3}[0-9]{0,12}(\.[0-9]{0,12})?[dioxXeEfFgGcrsa%]\Z")
+
+
+@SETTINGS
+@given(FORMATS)
+def test_percent_never_formats_text_whether_constant_or_input(spec):
+    with pytest.raises(ValueError, match="format"):
+        check_expression(f"{spec!r} % value", set(NAMES), COMPUTE_FUNCTIONS)
+    with pytest.raises(ValueError, match="format"):
+        check_expression("label % value", set(NAMES), COMPUTE_FUNCTIONS, text_names={"label"})
+    # what plan check never lets through still builds nothing at run time
+    assert compute({"a": f"{spec!r} % value", "b": "label % value"}, {**INPUTS, "label": spec}, CONSTANTS) == {
+        "a": None,
+        "b": None,
+    }

@@ -169,3 +169,79 @@ def test_an_update_of_nothing_but_nulls_leaves_the_row_as_it_is():
     status, same = call(todo, "PATCH", f"/tasks/{task['id']}", body={"title": None, "done": None})
     assert status == 200 and same == task
     assert call(todo, "PATCH", "/tasks/r0000000000000000000z", body={"title": None})[0] == 404
+
+# --- bad input is a 4xx in the error shape, never a 5xx (issue 15) -----------------------------------------------
+
+
+def app_with_output(prompt: str, output: str) -> ToolApp:
+    """The planned calculator for ``prompt`` with one more output, ``extra``."""
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program.model_dump(mode="json")
+    program["operations"][0]["outputs"]["extra"] = output
+    program["labels"]["extra"] = "额外"
+    from toolgen.program import ToolProgram
+
+    return ToolApp(
+        ToolProgram.model_validate(program), tool_id="t" + "0" * 20, owner="alice", table=FakeTable(), secret=SECRET
+    )
+
+
+def test_an_output_the_inputs_overflow_is_a_422_in_the_tools_language():
+    # given a Chinese mortgage calculator with an output that overflows for large inputs
+    mortgage = app_with_output("帮我算一下房贷每月还多少", "principal ** years")
+    query = {"principal": "1000000000", "annual_rate": "3", "years": "50"}
+    status, body = call(mortgage, "GET", "/calculate", query=query)
+    assert status == 422
+    assert body["code"] == "invalid_input" and body["details"] == {"extra": "out of range"}
+    assert body["message"].startswith("额外无法")
+    assert call(mortgage, "GET", "/calculate", query={**query, "principal": "2", "years": "3"})[0] == 200
+
+
+def test_a_complex_output_is_a_422_not_a_502():
+    tips = app_with_output("a tip calculator", "(bill - 500) ** 0.5")
+    status, body = call(tips, "GET", "/tip", query={"bill": "100", "percent": "10", "people": "2"})
+    assert status == 422 and body["details"] == {"extra": "out of range"}
+
+
+def test_json_nested_thousands_deep_is_a_400(runs):
+    status, body = call(runs, "POST", "/runs", raw_body="[" * 5000 + "]" * 5000)
+    assert status == 400 and body["code"] == "bad_request"
+    status, body = call(runs, "POST", "/runs", raw_body='{"distance": ' + "[" * 5000 + "]" * 5000 + "}")
+    assert status == 400 and body["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("number", ["9" * 400, "-" + "9" * 5000, "9" * 60_000])
+def test_an_integer_of_thousands_of_digits_is_out_of_range_not_a_5xx(runs, number):
+    # past 4,300 digits Python will not even read it; below, math.isfinite could not take it
+    status, body = call(runs, "POST", "/runs", raw_body='{"distance": ' + number + "}")
+    assert status == 422 and body["details"] == {"distance": "out of range"}
+
+
+def test_a_huge_integer_in_the_query_is_a_422(runs):
+    status, body = call(runs, "GET", "/runs", query={"limit": "9" * 400})
+    assert status == 422 and body["details"] == {"limit": "out of range"}
+
+
+def test_a_repeated_query_parameter_is_refused(runs):
+    from toolgen.events import url_event
+
+    token = auth.mint("alice", SECRET)
+    event = url_event("GET", "/runs", "limit=1&limit=2", [("Authorization", f"Bearer {token}")], b"",
+                      source_ip="127.0.0.1", host="tool.test")  # fmt: skip
+    event["queryStringParameters"] = {"limit": "1,2"}  # as a function URL gives repeats: joined with commas
+    response = runs.handle(event)
+    assert response["statusCode"] == 422
+    assert json.loads(response["body"])["details"] == {"limit": "repeated parameter"}
+
+
+@pytest.mark.parametrize("key", [SECRET, auth.public_key(SECRET)])
+@pytest.mark.parametrize("where", ["signature", "payload", "prefix"])
+def test_a_token_with_non_ascii_characters_is_a_401(key, where):
+    # given a tool holding the platform's secret, or (as deployed tools do) only its public key
+    app = app_for("I want to log my morning runs")
+    app._secret = key
+    prefix, payload, signature = auth.mint("alice", SECRET).split(".")
+    parts = {"prefix": prefix, "payload": payload, "signature": signature}
+    parts[where] = parts[where][:-2] + "é—"
+    event = tool_event("GET", "/runs", token=".".join(parts.values()))
+    response = app.handle(event)
+    assert response["statusCode"] == 401 and json.loads(response["body"])["code"] == "unauthorized"

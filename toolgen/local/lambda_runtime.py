@@ -4,6 +4,8 @@
   /var/task and /opt; a process is started on the first call (cold start) and kept for the next (warm).
 - Timeout: a call that outlives the function's Timeout has its process killed, and the caller gets Lambda's
   "Task timed out after N.NN seconds" error.
+- Memory: a process whose memory passes the function's MemorySize is killed, and the caller gets Lambda's
+  ``Runtime.OutOfMemory`` error (toolgen/local/memory.py says how, and why so).
 - Concurrency: at most ReservedConcurrentExecutions calls of a function run at once, all its versions together
   (a default limit when none is reserved); one more is throttled, as Lambda answers TooManyRequestsException.
 - Versions: a name may be qualified (``name:live``, ``name:3``); each version has its own code, configuration
@@ -29,6 +31,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
+
+from toolgen.local import memory
 
 logger = logging.getLogger(__name__)
 BOOTSTRAP = Path(__file__).with_name("bootstrap.py")
@@ -91,6 +95,20 @@ class _Worker:
         self._on_kill = on_kill
         self._killed = threading.Lock()
         self._closed = False
+        self.limit_bytes = image.memory_mb << 20
+        self.out_of_memory = False
+
+    def over_memory(self) -> bool:
+        """Whether the process has passed its MemorySize (then it is killed at once, as Lambda's sandbox would)."""
+        if not self.out_of_memory:
+            peak = memory.peak_bytes(self.proc.pid)
+            if peak is not None and peak > self.limit_bytes:
+                self.out_of_memory = True
+                self.proc.kill()
+                logger.warning(
+                    "%s used %d MB of its %d MB: killed", self.image.qualified, peak >> 20, self.limit_bytes >> 20
+                )
+        return self.out_of_memory
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -98,18 +116,20 @@ class _Worker:
         self.proc.stdin.flush()
 
     def receive(self, deadline: float) -> dict[str, Any] | None:
-        """The next answer, or None if the deadline passes (or the process dies) first."""
+        """The next answer, or None if the deadline passes, the process dies or passes its MemorySize first."""
         while b"\n" not in self.buffer:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or self.over_memory():
                 return None
-            ready, _, _ = select.select([self.fd], [], [], remaining)
+            ready, _, _ = select.select([self.fd], [], [], min(remaining, memory.CHECK_S))
             if not ready:
                 continue
             chunk = os.read(self.fd, 65536)
             if not chunk:
                 return None
             self.buffer += chunk
+        if self.over_memory():  # it answered, but past its limit since the last reading: Lambda never would have
+            return None
         line, _, self.buffer = self.buffer.partition(b"\n")
         return dict(json.loads(line))
 
@@ -162,6 +182,7 @@ class LocalLambdaRuntime:
         self._live: set[_Worker] = set()  # every environment with a process, busy or idle
         self._prepare_lock = threading.Lock()
         self._closed = False
+        memory.enforced()  # says so, once, where it cannot be
 
     # --- public -----------------------------------------------------------------------------------------------
 
@@ -269,6 +290,8 @@ class LocalLambdaRuntime:
         if answer is None:
             timed_out = time.monotonic() >= deadline and worker.alive()  # not a process that was stopped
             worker.kill()
+            if worker.out_of_memory:
+                return InvokeResult("error", memory.out_of_memory_error(request_id), cold=cold)
             if timed_out:
                 stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
                 message = f"{stamp} {request_id} Task timed out after {image.timeout_s:.2f} seconds"
@@ -327,6 +350,8 @@ class LocalLambdaRuntime:
         ready = worker.receive(time.monotonic() + self.init_timeout_s)
         if ready is None or not ready.get("ready"):
             worker.kill()
+            if worker.out_of_memory:
+                return None, memory.out_of_memory_error(str(uuid.uuid4()))
             error = (ready or {}).get("init_error") or {
                 "errorType": "Runtime.InitError",
                 "errorMessage": f"init did not finish in {self.init_timeout_s:.0f} s",

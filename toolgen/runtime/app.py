@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
 
 from toolgen import auth, awslite
 from toolgen.errors import AuthError, ConfigError, ConflictError, ToolgenError
@@ -35,6 +36,10 @@ if TYPE_CHECKING:  # a deployed tool reads its program as views (toolgen/runtime
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
+# Digits past any number a tool accepts (values.py: 1e15): a longer integer is read as this, with its sign, and
+# refused as out of range by its field's check, naming the field. Python itself will not read one past 4,300
+# digits, and takes quadratic time below that.
+MAX_DIGITS = 40
 HEADERS = {"content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff"}
 PAGE_FILE = "page.json"  # beside program.json in an exported tool (toolgen/deploy/export.py)
 
@@ -207,7 +212,7 @@ class ToolApp:
         if kind == "aggregate":
             return response(200, operations.aggregate(self.program, op, rows, query, today))
         if kind == "compute":
-            return response(200, operations.compute(op, query, body, today))
+            return response(200, operations.compute(op, query, body, today, self.program.labels))
         if kind == "fetch":
             return response(200, run_fetch(self.program, op, query, today))
         raise RouteNotFound(Message("no_handler", op=op.id))
@@ -231,7 +236,20 @@ def _wants_html(event: dict[str, Any]) -> bool:
 
 
 def _query(event: dict[str, Any]) -> dict[str, str]:
+    """The query parameters, each given once: a function URL joins a repeated one's values with commas, so
+    ``?limit=1&limit=2`` would otherwise reach the tool as one value it never asked for."""
+    names = [name for name, _ in parse_qsl(event.get("rawQueryString") or "", keep_blank_values=True)]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise Invalid(Message("repeated_query"), details=dict.fromkeys(repeated, "repeated parameter"))
     return dict(event.get("queryStringParameters") or {})
+
+
+def _integer(text: str) -> int:
+    """A JSON integer; one of more than MAX_DIGITS digits as 10 ** MAX_DIGITS (its sign kept), out of any range."""
+    if len(text.lstrip("-")) <= MAX_DIGITS:
+        return int(text)
+    return -(10**MAX_DIGITS) if text.startswith("-") else 10**MAX_DIGITS
 
 
 def _body(event: dict[str, Any], method: str) -> Any:
@@ -248,9 +266,11 @@ def _body(event: dict[str, Any], method: str) -> Any:
     if not raw.strip():  # the document requires a body; {} is how to send one with every field defaulted
         raise BadRequest(Message("no_body"))
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_int=_integer)
     except ValueError as e:
         raise BadRequest(Message("not_json")) from e
+    except RecursionError as e:  # arrays in arrays thousands deep: the decoder's own stack guard, caught cleanly
+        raise BadRequest(Message("too_deep")) from e
 
 
 __all__ = ["ToolApp", "response"]

@@ -25,12 +25,18 @@ _TEXT: dict[str, tuple[str, str]] = {
     "too_long": ("{name} is longer than {max_length} characters", "{label}不能超过 {max_length} 个字符"),
     "control": ("{name} holds control characters", "{label}含有控制字符"),
     "not_allowed": ("{name} must be one of {choices}", "{label}必须是以下之一：{choices}"),
+    # expressions.py: a figure the caller's inputs put out of range (an overflow, the root of a negative)
+    "result_out_of_range": (
+        "{name} cannot be computed from these inputs: the result is out of range",
+        "{label}无法用这些输入算出：结果超出范围",
+    ),
     # values.py: a whole input
     "not_object": ("the body must be a JSON object", "请求体必须是 JSON 对象"),
     "invalid_input": ("invalid input ({summary})", "输入有误（{summary}）"),
     # app.py
     "not_owner": ("this tool belongs to someone else", "这个工具属于别人"),
     "unknown_query": ("unknown query parameters", "有无法识别的查询参数"),
+    "repeated_query": ("a query parameter is given more than once", "有查询参数重复出现"),
     "no_route": ("no route {method} {path}", "没有这个接口：{method} {path}"),
     "nothing_to_change": ("nothing to change", "没有要修改的内容"),
     "no_handler": ("operation {op} has no handler", "操作 {op} 无法处理"),
@@ -38,6 +44,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "too_big": ("the body is larger than {limit} bytes", "请求体超过 {limit} 字节"),
     "no_body": ("a JSON object body is required", "需要一个 JSON 对象作为请求体"),
     "not_json": ("the body is not valid JSON", "请求体不是有效的 JSON"),
+    "too_deep": ("the body nests too deeply", "请求体嵌套层数过多"),
     # errors raised outside the runtime (toolgen/auth.py, the table), said in Chinese by their type (in English
     # by their own, more precise, words)
     "unauthorized": ("the access token is missing, invalid or expired", "访问令牌缺失、无效或已过期，请重新登录"),
@@ -78,6 +85,7 @@ _PROBLEMS_ZH = {
     "control characters": "含有控制字符",
     "not allowed": "不在可选范围内",
     "unknown parameter": "未知参数",
+    "repeated parameter": "参数重复",
 }
 _KINDS_ZH = {"number": "数字", "integer": "整数"}
 

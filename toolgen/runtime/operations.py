@@ -24,7 +24,10 @@ def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today:
     fields = program.entities[op.entity].fields
     data = check_object(body, fields, optional=set(op.derive), today=today)
     missing = {name: expr for name, expr in op.derive.items() if name not in data}
-    for name, value in expressions.row_values(missing, data, op.constants, today=today).items():
+    labels = {name: fields[name].label for name in missing}
+    # strict: a derived value the caller's own fields put out of range is theirs to fix (422), not a silent gap
+    derived = expressions.row_values(missing, data, op.constants, today=today, strict=True, labels=labels)
+    for name, value in derived.items():
         if value is not None:
             data[name] = check_value(name, value, fields[name])
     return rows.create(op.entity, data)
@@ -120,8 +123,11 @@ def aggregate(
     return {"groups": [{"key": key, "metrics": figures(groups[key])} for key in keys]}
 
 
-def compute(op: ComputeOp, query: dict[str, str], body: Any, today: dt.date) -> dict[str, Any]:
-    """The operation's outputs for checked inputs (query inputs for GET, a JSON body for POST)."""
+def compute(
+    op: ComputeOp, query: dict[str, str], body: Any, today: dt.date, labels: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The operation's outputs for checked inputs (query inputs for GET, a JSON body for POST); an output the inputs
+    put out of range (an overflow, the root of a negative) is a 422 naming it (by its label in ``labels``)."""
     from_query = op.method == "GET"
     inputs = check_object(query if from_query else body, op.inputs, from_text=from_query, today=today)
-    return expressions.compute(op.outputs, inputs, op.constants, today=today)
+    return expressions.compute(op.outputs, inputs, op.constants, today=today, strict=True, labels=labels)

@@ -39,7 +39,7 @@ def check_number(
         raise Invalid(Message("not_a_kind", kind=kind, **said), details={name: f"expected {kind}"})
     if kind == "integer" and (isinstance(value, float) and not value.is_integer()):
         raise Invalid(Message("not_whole", **said), details={name: "expected integer"})
-    if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+    if (isinstance(value, float) and not math.isfinite(value)) or abs(value) > MAX_NUMBER:  # isfinite: no huge ints
         raise Invalid(Message("out_of_range", **said), details={name: "out of range"})
     if minimum is not None and value < minimum:
         raise Invalid(Message("too_small", minimum=minimum, **said), details={name: "too small"})
