@@ -93,6 +93,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.server.upstream.requests.append(self.path)
+        if self.server.upstream.down:  # unreachable: the connection ends with no answer
+            self.close_connection = True
+            return
         parts = urlsplit(self.path)
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
         if parts.path in ("/v1/forecast", "/v1/air-quality", "/v1/marine"):  # Open-Meteo's APIs, per place
@@ -176,6 +179,7 @@ class Upstream:
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.requests: list[str] = []
         self.closed: set[str] = {"Luigi's"}  # places the fact checker knows have closed
+        self.down = False  # every GET hangs up without an answer, as an unreachable API would
         self.server = _Server(("127.0.0.1", 0), _Handler)
         self.server.upstream = self
         if tls is not None:  # HTTPS, for the tests of the runtime's own TLS connection

@@ -315,6 +315,7 @@ def get_job(job_id: str) -> JobView:
         reused=job.reused,
         learned=job.learned or [],
         waiting=job.waiting if job.status == "queued" else None,
+        warnings=job.warnings if job.status == "succeeded" else [],
     )
 
 
