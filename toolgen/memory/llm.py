@@ -5,9 +5,8 @@ Fact reading (``LLMReader``). The rules of toolgen/memory/extract.py read first;
 for every fact (a statement not found in the text is dropped, so it cannot invent memories), may only use the
 keys below, and its value must normalise the way the rules' values do (a city toolgen knows, a clock time, an
 ISO currency) and be grounded in the person's words (toolgen/memory/ground.py), or the memory is kept as text
-without a key. So the facts that supersede one another and fill a
-tool's defaults are the same whichever reader found them. A model error, timeout or invalid answer leaves the
-rules' reading.
+without a key. So the facts that supersede one another and fill a tool's defaults are the same whichever reader
+found them. A model error, timeout or invalid answer leaves the rules' reading.
 
 Relevance by meaning (``OpenAIEmbedder``). With MEMORY_EMBEDDING_MODEL set, each memory's text is embedded once
 when it is learnt or edited (stored beside it as float16), and each request once when it is recalled; the index
