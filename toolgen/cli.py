@@ -173,6 +173,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def _print_tool(job: dict[str, Any], client: Client) -> None:
     print(f"tool:  {job['tool_id']}\nurl:   {job['tool_url']}\npage:  {job['ui_url']}#token={client.token}")
+    for warning in job.get("warnings") or []:  # made, but something it needs did not answer: said, not hidden
+        print(f"warning: {warning['message']}")
 
 
 def _print_candidates(job: dict[str, Any]) -> None:

@@ -78,6 +78,16 @@ class Stage(BaseModel):
     detail: str | None = None
 
 
+class JobWarning(BaseModel):
+    """Something a job that succeeded has to tell: its tool works, but not everything it needs answered."""
+
+    code: str = Field(
+        description="stable: upstream_unreachable (the public API the tool reads did not answer its first call)"
+    )
+    message: str = Field(description="what happened, in the request's language")
+    details: dict[str, Any] = Field(default_factory=dict, description="host, path and the tool's own error code")
+
+
 class Job(BaseModel):
     job_id: str
     user: str
@@ -100,6 +110,7 @@ class Job(BaseModel):
     learned: list[str] | None = Field(default=None, description="memories learnt from the prompt; None: not read yet")
     waiting: str | None = None  # why a queued job runs later (Lambda out of capacity)
     waits: int = 0  # how many times it went back to the queue for that
+    warnings: list[JobWarning] = Field(default_factory=list)
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -271,6 +282,11 @@ class JobView(BaseModel):
         default=None,
         description="why a queued or retrying job runs later (Lambda had no capacity, its worker stopped); it is "
         "tried again by itself",
+    )
+    warnings: list[JobWarning] = Field(
+        default_factory=list,
+        description="what a job that succeeded has to tell, e.g. its tool's source did not answer when it was "
+        "tried; the tool's page shows the same",
     )
 
 

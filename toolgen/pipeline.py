@@ -1,8 +1,9 @@
 """The pipeline: one job, seven stages, each timed and recorded on the job as it runs.
 
 classify -> recall -> plan -> specify -> deploy -> render -> probe. A job ends ``succeeded`` only after the
-probe's real call to the deployed tool answers; it ends ``failed`` with its reason otherwise, and then whatever
-it had made (function, page) is removed again, so no half-made tool is left. A request that is not clear
+probe's real call to the deployed tool answers (toolgen/probe.py); with a warning, on the job and the page, when
+the tool works but the public API it reads did not answer; it ends ``failed`` with its reason otherwise, and then
+whatever it had made (function, page) is removed again, so no half-made tool is left. A request that is not clear
 enough ends ``needs_clarification`` with a question, and nothing is deployed.
 """
 
@@ -14,14 +15,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from toolgen import auth, ids
 from toolgen.accounts import OWN, TOOL_ROLE, Account, choose
 from toolgen.config import Settings
 from toolgen.deploy import FunctionSpec, tool_package
-from toolgen.deploy.invoke import probe_event
-from toolgen.deploy.plan import live
 from toolgen.errors import AWSError, NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
 from toolgen.intent.classify import classify_as
@@ -32,7 +30,8 @@ from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolLimit, T
 from toolgen.planner import OfflinePlanner, Plan, PlanInfo
 from toolgen.planner.proposal import ask
 from toolgen.plans import CachedPlan, LiveTool, plan_key
-from toolgen.program import AggregateOp, ComputeOp, ListOp, ToolProgram
+from toolgen.probe import probe
+from toolgen.program import ToolProgram
 from toolgen.services import Services
 from toolgen.spec import build_spec, validate_spec
 from toolgen.table import HOME_ENV
@@ -303,7 +302,11 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
         job.ui_path = f"/p/{tool_id}"
     with _stage(job, "probe", jobs):
         _require_time(deadline, PROBE_NEEDS_S, "probe the tool")
-        _probe(services, program, function_name, job.user, account)
+        token = auth.mint(job.user, s.secret, ttl_s=120)
+        job.warnings = probe(services.invoker_for(account), program, function_name, token)
+        if job.warnings:  # the page says it too, at its top, where the person opens the tool
+            notice = " ".join(w.message for w in job.warnings)
+            services.pages.put(tool_id, render_page(program, job.tool_url, notice=notice))
     services.tools.put(
         ToolRecord(
             tool_id=tool_id,
@@ -401,31 +404,6 @@ def _function_spec(
         description=f"toolgen tool {tool_id}: {program.title}"[:256],
         log_group=s.tool_log_group,
     )
-
-
-def probe_request(program: ToolProgram) -> tuple[str, str, dict[str, str]]:
-    """(method, path, query) of the call that proves a tool works without changing its data or going outside."""
-    for op in program.operations:
-        if isinstance(op, ListOp | AggregateOp):
-            return "GET", op.path, {}
-    for op in program.operations:
-        if (
-            isinstance(op, ComputeOp)
-            and op.method == "GET"
-            and all(spec.default is not None or not spec.required for spec in op.inputs.values())
-        ):
-            return "GET", op.path, {k: str(v.default) for k, v in op.inputs.items() if v.default is not None}
-    return "GET", "/", {}
-
-
-def _probe(services: Services, program: ToolProgram, function_name: str, user: str, account: Account) -> None:
-    method, path, query = probe_request(program)
-    token = auth.mint(user, services.settings.secret, ttl_s=120)
-    event = probe_event(method, path, token=token, query=query)
-    result: dict[str, Any] = services.invoker_for(account).invoke(live(function_name), event)  # as its URL would
-    status = int(result.get("statusCode", 200))
-    if not 200 <= status < 300:
-        raise StageError("probe", f"{method} {path} answered {status}: {str(result.get('body', ''))[:200]}")
 
 
 def _undo(made: _Made, services: Services) -> None:

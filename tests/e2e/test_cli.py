@@ -74,6 +74,17 @@ def test_new_shows_stages_then_urls_and_invoke_calls_the_tool(server):
     assert tool_id in listed.stdout
 
 
+def test_new_says_when_the_tools_source_did_not_answer(server, upstream):
+    env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-warned")}
+    upstream.down = True
+    try:
+        done = toolgen("new", "rank Beijing and Shanghai by max temperature this week", env=env)
+    finally:
+        upstream.down = False
+    assert done.returncode == 0, done.stdout + done.stderr  # the tool was made
+    assert re.search(r"^warning: Made, but its data source did not answer", done.stdout, re.MULTILINE), done.stdout
+
+
 def test_cli_errors_are_clear_and_nonzero(server):
     env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-user")}
     missing = toolgen("invoke", "t0000000000000000000z", "addRun", env=env)

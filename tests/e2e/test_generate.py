@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from tests.e2e.conftest import generate, http
@@ -49,6 +51,26 @@ def test_page_is_served_at_the_jobs_ui_url_with_its_csp(server):
     assert page.headers["Content-Type"].startswith("text/html")
     assert "default-src 'none'" in page.headers["Content-Security-Policy"]
     assert 'data-theme="macaron-ui-v3"' in page.body and "#FF9AA2" in page.body
+
+
+def test_a_tool_whose_upstream_does_not_answer_is_made_saying_so_on_the_job_and_page(server, upstream):
+    # given the public APIs' stand-in hanging up on every call
+    upstream.down = True
+    try:
+        # when a Chinese request asks for a tool that only reads one of them
+        job = generate(server, "看一下北京、上海、广州这周每天会不会下雨", user="wen")
+    finally:
+        upstream.down = False
+    # then the tool is made, and the job (in its API) and the page both say its source did not answer, in Chinese
+    assert job["status"] == "succeeded", job["error"]
+    (warning,) = job["warnings"]
+    assert warning["code"] == "upstream_unreachable" and warning["message"].startswith("工具已经做好")
+    assert warning["details"]["host"] == "api.open-meteo.com"
+    page = http("GET", job["ui_url"])
+    assert f'<p class="notice" role="alert">{html.escape(warning["message"], quote=False)}</p>' in page.body
+    # and once the source answers again, the tool does
+    ranked = http("GET", f"{job['tool_url']}/rain-forecast", token=server.token("wen"))
+    assert ranked.status == 200 and ranked.body["items"], ranked.body
 
 
 def test_memory_shapes_the_tool(server):

@@ -77,6 +77,16 @@ def test_openapi_document_is_valid_and_public(api):
     assert document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 
 
+def test_the_document_says_a_job_may_carry_warnings(api):
+    # a job that succeeded with something to tell (its tool's source did not answer) says it in a documented field
+    document = request(api, "GET", "/v1/openapi.json", user=None)[1]
+    schemas = document["components"]["schemas"]
+    warnings = schemas["JobView"]["properties"]["warnings"]
+    assert warnings["type"] == "array" and "succeeded" in warnings["description"]
+    assert set(schemas["JobWarning"]["required"]) == {"code", "message"}
+    assert "upstream_unreachable" in schemas["JobWarning"]["properties"]["code"]["description"]
+
+
 @pytest.mark.parametrize("token", [None, "garbage", auth.mint("alice", "wrong-secret")])
 def test_calls_without_a_valid_token_are_401(api, token):
     status, body, headers = request(api, "POST", "/v1/tools", user=None, token=token, body={"prompt": "x"})

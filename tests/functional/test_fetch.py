@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import socket
+import ssl
+import time
+from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from tests.fakes import FakeTable
 from tests.helpers import tool_event
@@ -141,6 +149,78 @@ def test_oversized_slow_and_non_json_answers_fail_cleanly(overrides, monkeypatch
         run(program_fetching("/slow?s=2"))
 
 
+@pytest.mark.parametrize("path", ["/drip?n=8&part=body", "/drip?n=8&part=headers", "/slow-moved?s=0.7&hops=3"])
+def test_one_deadline_holds_for_the_whole_fetch(overrides, monkeypatch, path):
+    # given an upstream that is never silent for as long as the limit (a byte a second, or a redirect every 0.7 s)
+    # but takes longer than it in all
+    monkeypatch.setattr(fetch, "TIMEOUT_S", 2.0)
+    started = time.monotonic()
+    # when the tool fetches from it
+    with pytest.raises(UpstreamError, match="did not answer within 2 s"):
+        run(program_fetching(path))
+    # then the fetch ends by its deadline, not when the upstream is done
+    assert time.monotonic() - started < 2.0 + 0.5
+
+
+def self_signed(directory: Path) -> tuple[Path, Path]:
+    """A certificate for localhost and its key, for a TLS fixture the test alone trusts."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_path, key_path
+
+
+@pytest.fixture(scope="module")
+def tls_upstream(tmp_path_factory):
+    cert, key = self_signed(tmp_path_factory.mktemp("tls"))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server = Upstream(tls=context)
+    yield server, cert
+    server.stop()
+
+
+def test_the_checked_https_connection_reads_by_the_same_deadline(tls_upstream, monkeypatch):
+    # given an HTTPS upstream whose certificate this test trusts, reached at its checked (loopback) address
+    server, cert = tls_upstream
+    default_context = ssl.create_default_context
+    monkeypatch.setattr(ssl, "create_default_context", lambda: default_context(cafile=str(cert)))
+
+    def get(path: str, seconds: float) -> bytes:
+        conn = fetch._PinnedHTTPSConnection(
+            "localhost", "127.0.0.1", deadline=time.monotonic() + seconds, port=server.port
+        )
+        try:
+            conn.request("GET", path)
+            return conn.getresponse().read()
+        finally:
+            conn.close()
+
+    # then an answer is read whole over TLS, and one that drips ends at the deadline
+    assert json.loads(get("/v1/latest?base=USD", 2.0))["base"] == "USD"
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        get("/drip?n=8&every=0.5", 1.5)
+    assert 1.4 < time.monotonic() - started < 2.0
+
+
 def test_upstream_failure_reaches_the_caller_as_502(overrides, monkeypatch):
     monkeypatch.setattr(fetch, "TIMEOUT_S", 0.3)
     program = program_fetching("/slow?s=2")
@@ -152,7 +232,7 @@ def test_upstream_failure_reaches_the_caller_as_502(overrides, monkeypatch):
 def test_without_test_configuration_loopback_is_refused(monkeypatch):
     # the override is the only way to a loopback fixture: the real name must resolve to public addresses
     monkeypatch.delenv("TOOLGEN_FETCH_OVERRIDES", raising=False)
-    monkeypatch.setattr(fetch.socket, "getaddrinfo", lambda *a, **k: [(2, 1, 6, "", ("127.0.0.1", 443))])
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(2, 1, 6, "", ("127.0.0.1", 443))])
     with pytest.raises(Forbidden):
         run(program_fetching("/v1/forecast"))
 

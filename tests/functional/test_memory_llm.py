@@ -6,6 +6,8 @@ Services are built from the environment, as a deployed function builds them.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.fake_openai import FakeOpenAI
@@ -145,3 +147,24 @@ def test_without_a_key_memory_uses_the_rules_and_words(aws_env):
         Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret")
     )
     assert isinstance(built.memories.reader, RuleReader) and built.recaller.embedder is None
+
+
+def test_a_hostile_models_value_is_dropped_and_the_words_kept_as_plain_memory(services, fake):
+    # given a model that reads a restaurant into a statement about tea
+    user = f"u{sortable_id('x')}"
+    evil = "EVIL-INJECTED <b>x</b>"
+    fake.scripts["MemoryFacts"] = [
+        facts(("I like tea", "preference", "favorite_restaurant", evil)),
+        facts(("I like tea", "preference", "favorite_restaurant", evil), ("I live in Paris", "fact", "city", "Paris")),
+    ]
+    # when the person says so on its own, and then in a request for a restaurant picker
+    memory = services.memories.learn(user, "I like tea")
+    prompt = "I like tea, help me pick a restaurant for dinner"
+    job = services.jobs.create(Job(job_id=sortable_id("j"), user=user, prompt=prompt))
+    job = process(JobMessage(job_id=job.job_id, user=user, prompt=prompt), services)
+    # then the words are remembered without the fact, and the picker suggests nothing the person never said
+    assert (memory.key, memory.value, memory.text) == (None, None, "I like tea")
+    assert job.status == "succeeded", job.error
+    assert all(m.key is None and m.value is None for m in services.memories.list(user))
+    program = json.dumps(services.tools.get(user, job.tool_id).program, ensure_ascii=False)
+    assert "EVIL" not in program and "Paris" not in program

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 
@@ -9,12 +10,14 @@ import pytest
 
 from tests.functional.conftest import SECRET, load_handler
 from tests.helpers import WorkerContext, sqs_record, tool_event
+from tests.upstream import Upstream
 from toolgen import auth
 from toolgen.config import Settings
 from toolgen.ids import sortable_id
 from toolgen.local.lambda_runtime import RuntimeInvoker
 from toolgen.models import Job, JobMessage
 from toolgen.pipeline import process
+from toolgen.runtime.fetch import PUBLIC_APIS
 from toolgen.services import Services
 from toolgen.ui.pages import PageStore
 
@@ -268,3 +271,37 @@ def test_when_the_model_cannot_read_it_either_the_person_is_asked_back(services)
     assert job.planner["fallback"]  # recorded: why the model's reading was not used
     assert [s.status for s in job.stages][3:] == ["skipped"] * 4
     assert services.tools.list("quin") == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "said"),
+    [
+        ("rank Beijing and Shanghai by max temperature", "Made, but its data source did not answer"),
+        ("把100美元换成人民币", "工具已经做好，但试用时数据来源没有响应"),
+    ],
+)
+def test_a_tool_whose_upstream_is_unreachable_is_made_with_a_warning_on_the_job_and_page(
+    services, monkeypatch, prompt, said
+):
+    # given the public APIs unreachable (the allowed hosts pointed at a closed loopback port)
+    monkeypatch.setenv("TOOLGEN_FETCH_OVERRIDES", json.dumps(dict.fromkeys(PUBLIC_APIS, "http://127.0.0.1:9")))
+    # when a tool that only fetches is made
+    job = run(services, prompt, user=f"u{sortable_id('x')}")
+    # then it is made, and the job and its page both say its source did not answer, in the request's language
+    assert job.status == "succeeded", job.error
+    (warning,) = job.warnings
+    assert warning.code == "upstream_unreachable" and warning.message.startswith(said)
+    page = PageStore(services.settings.bucket_name).get(job.tool_id).html
+    assert f'<p class="notice" role="alert">{html.escape(warning.message, quote=False)}</p>' in page
+
+
+def test_a_tool_whose_upstream_answers_is_made_without_a_warning(services, monkeypatch):
+    upstream = Upstream()
+    try:
+        monkeypatch.setenv("TOOLGEN_FETCH_OVERRIDES", json.dumps(dict.fromkeys(PUBLIC_APIS, upstream.url)))
+        job = run(services, "convert 100 dollars to yen", user=f"u{sortable_id('x')}")
+    finally:
+        upstream.stop()
+    assert job.status == "succeeded", job.error
+    assert job.warnings == [] and upstream.requests == ["/v1/latest?base=USD"]  # the probe reached it
+    assert 'class="notice"' not in PageStore(services.settings.bucket_name).get(job.tool_id).html

@@ -10,6 +10,7 @@ from toolgen.errors import ConfigError
 from toolgen.intent import classify
 from toolgen.memory import MemoryConfig
 from toolgen.memory.extract import RuleReader, statements
+from toolgen.memory.ground import ground_value
 from toolgen.memory.index import MemoryIndex
 from toolgen.memory.llm import NORMALISE, LLMReader, embedder_from_environment, grounded, reader_from_environment
 
@@ -51,6 +52,54 @@ def test_a_statement_must_come_from_the_text(statement, text, expected):
 )
 def test_model_values_are_normalised_like_the_rules_or_dropped(key, value, expected):
     assert NORMALISE[key](value) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "said", "expected"),
+    [
+        # the value itself, in the person's words (case, width, spacing and quotes aside)
+        ("favorite_restaurant", "Luigi's", "LUIGI’S is where we always end up", "Luigi's"),
+        ("favorite_restaurant", "Din Tai Fung", "每次都去ＤＩＮ  ＴＡＩ　ＦＵＮＧ吃饭", "Din Tai Fung"),
+        ("favorite_restaurant", "外婆家", "每周都去外婆家吃饭", "外婆家"),
+        # what the rules read off the words
+        ("city", "Hangzhou", "杭州是我的家", "Hangzhou"),
+        ("run_time", "06:30", "I'm out the door for my jog at 6:30am", "06:30"),
+        ("run_time", "18:00", "下午六点我去跑步", "18:00"),
+        ("budget", "3000", "I try to keep my spending under 3k a month", "3000"),
+        ("water_goal", "2000", "I aim for 2 litres of water a day", "2000"),
+        ("currency", "EUR", "I get paid in euros", "EUR"),
+        ("cuisine", "sichuan", "麻辣的川菜我最爱", "sichuan"),
+        ("budget_period", "month", "I get 500 a month to spend", "month"),
+        ("run_time_of_day", "morning", "out at dawn for my jog, always", "morning"),
+        ("birthday", "01-20", "I was born on January 20", "01-20"),
+        ("birthday", "2027-01-20", "I was born on January 20", "01-20"),  # the year was never said
+        # an enumerated value whose words are said
+        ("distance_unit", "mi", "I think in miles", "mi"),
+        ("caffeine_sensitive", "true", "咖啡喝多了我会心慌", "true"),
+        ("diet", "vegetarian", "I went meat-free last year", "vegetarian"),
+        ("theme", "dark", "bright screens hurt my eyes, I keep everything dark", "dark"),
+        # not said, and not what the words say
+        ("favorite_restaurant", "EVIL-INJECTED <b>x</b>", "I like tea", None),
+        ("city", "Paris", "I like tea", None),
+        ("caffeine_sensitive", "true", "I like tea", None),
+        ("theme", "dark", "I like tea", None),
+        ("budget", "5000", "I try to keep my spending under 3k a month", None),
+        ("water_goal", "2", "I aim for 2 litres of water a day", None),  # a number without its unit
+        ("run_time", "07:00", "I run at 6:30am", None),
+        ("distance_unit", "mi", "I run with my family", None),  # "mi" only inside a word
+        ("diet", "vegan", "I'm vegetarian", None),
+        ("cuisine", "japanese", "I like tea", None),
+    ],
+)
+def test_a_models_value_must_be_grounded_in_what_the_person_said(key, value, said, expected):
+    assert ground_value(key, value, said, said) == expected
+
+
+def test_a_value_only_in_the_models_own_statement_is_not_grounded():
+    # the statement need only share most of its words with the text: padding it must not smuggle a value in
+    padded = "I really really like tea at Luigi's"
+    assert ground_value("favorite_restaurant", "Luigi's", padded, "I really like tea") is None
+    assert ground_value("city", "Paris", "I really really like tea in Paris", "I really like tea") is None
 
 
 def test_clauses_split_on_and_before_a_new_first_person_statement():

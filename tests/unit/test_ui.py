@@ -86,3 +86,18 @@ def test_dark_memory_gives_a_dark_page():
 def test_chinese_request_gets_a_chinese_page():
     html = page_for("我想记录每天晨跑").html
     assert '<html lang="zh"' in html and "跑步记录" in html
+
+
+@pytest.mark.parametrize(
+    ("prompt", "notice"),
+    [
+        ("rank Beijing and Shanghai by max temperature", "Made, but <b>its data source</b> did not answer"),
+        ("看一下北京今天的紫外线指数", "工具已经做好，但试用时数据来源没有响应"),
+    ],
+)
+def test_a_notice_is_shown_at_the_top_of_the_page_as_text(prompt, notice):
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
+    html = render_page(program, TOOL_URL, notice=notice).html
+    escaped = notice.replace("<", "&lt;").replace(">", "&gt;")
+    assert f'<p class="notice" role="alert">{escaped}</p>' in html
+    assert 'class="notice"' not in render_page(program, TOOL_URL).html

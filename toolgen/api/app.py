@@ -334,6 +334,7 @@ def get_job(job_id: str) -> JobView:
         reused=job.reused,
         learned=job.learned or [],
         waiting=job.waiting if job.status == "queued" else lost,
+        warnings=job.warnings if job.status == "succeeded" else [],
     )
 
 

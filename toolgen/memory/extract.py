@@ -147,14 +147,21 @@ def _body(text: str, t: str) -> Fact | None:
     ):
         return "fact", "caffeine_sensitive", "true"
     if re.search(r"\bi (try to |want to |aim to )?drink\b|我(每天)?(要|想|尽量)?喝", t):
-        goal = find_goal(text)
-        if goal and goal[1] in ("ml", "l", "glass"):
-            ml = goal[0] * {"ml": 1, "l": 1000, "glass": 250}[goal[1]]
-            return "habit", "water_goal", f"{ml:g}"
+        ml = water_ml(text)
+        if ml:
+            return "habit", "water_goal", ml
     if re.search(r"\bmy birthday\b|我的生日", t):
         date = find_date(text)
         return ("event", "birthday", date) if date else None
     return None
+
+
+def water_ml(text: str) -> str | None:
+    """An amount of water the text names, in millilitres ("2 litres" is 2000, "8 glasses" 2000)."""
+    goal = find_goal(text)
+    if goal is None or goal[1] not in ("ml", "l", "glass"):
+        return None
+    return f"{goal[0] * {'ml': 1, 'l': 1000, 'glass': 250}[goal[1]]:g}"
 
 
 def extract(text: str) -> Fact:

@@ -4,9 +4,9 @@ Fact reading (``LLMReader``). The rules of toolgen/memory/extract.py read first;
 ("Hangzhou has been home since last spring", "咖啡喝多了我会心慌"). The model must quote the person's own words
 for every fact (a statement not found in the text is dropped, so it cannot invent memories), may only use the
 keys below, and its value must normalise the way the rules' values do (a city toolgen knows, a clock time, an
-ISO currency), or the memory is kept as text without a key. So the facts that supersede one another and fill a
-tool's defaults are the same whichever reader found them. A model error, timeout or invalid answer leaves the
-rules' reading.
+ISO currency) and be grounded in the person's words (toolgen/memory/ground.py), or the memory is kept as text
+without a key. So the facts that supersede one another and fill a tool's defaults are the same whichever reader
+found them. A model error, timeout or invalid answer leaves the rules' reading.
 
 Relevance by meaning (``OpenAIEmbedder``). With MEMORY_EMBEDDING_MODEL set, each memory's text is embedded once
 when it is learnt or edited (stored beside it as float16), and each request once when it is recalled; the index
@@ -38,6 +38,7 @@ from toolgen.intent.slots import (
 )
 from toolgen.memory.extract import FIRST_PERSON, Fact, Kind, Reader, RuleReader, extract, held_fact
 from toolgen.memory.extract import mine as mine_by_rules
+from toolgen.memory.ground import ground_value
 from toolgen.memory.text import tokens
 
 logger = logging.getLogger(__name__)
@@ -221,6 +222,10 @@ class LLMReader:
                 continue
             key = fact.key if fact.key in NORMALISE else None
             value = NORMALISE[key](fact.value or "") if key else None
+            kept = ground_value(key, value, statement, text) if key and value else None
+            if value and kept is None:  # a value the person never gave: not a fact, though the words stay memory
+                logger.warning("dropped a value its statement does not ground: %s=%r", key, value[:80])
+            value = kept
             found.append((statement, (fact.kind, key, value) if value else (fact.kind, None, None)))
         return found
 

@@ -1,8 +1,10 @@
 """Fetch operations: an HTTPS GET to an allow-listed public host, then JMESPath, sort and limit.
 
 Safety rules, all enforced here whatever the program says:
-- HTTPS only, GET only, a timeout well inside the Lambda's, a cap on the response size, and at most three
-  redirects, each to an allowed HTTPS host whose addresses are checked again;
+- HTTPS only, GET only, a cap on the response size, at most three redirects, each to an allowed HTTPS host whose
+  addresses are checked again, and one deadline well inside the Lambda's for all of it (lookup, connect, TLS, every
+  redirect, headers and body: toolgen/runtime/deadline.py), so an upstream that answers a byte at a time cannot
+  hold a call;
 - the host must be in the program's allowed_hosts *and* in the platform's list for the tool's archetype, so a
   planner (or a prompt injected into one) cannot widen it;
 - every address the host resolves to must be public: private, loopback, link-local (the metadata endpoint
@@ -20,14 +22,15 @@ import ipaddress
 import json
 import os
 import re
-import socket
 import ssl
+import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
 import jmespath
 
 from toolgen.runtime import expressions
+from toolgen.runtime.deadline import open_tcp, open_tls, resolve
 from toolgen.runtime.errors import Forbidden, UpstreamError
 from toolgen.runtime.messages import Message
 from toolgen.runtime.values import check_object
@@ -63,10 +66,12 @@ MAX_BYTES = 1_000_000
 MAX_REDIRECTS = 3
 
 
-def _public_addresses(host: str, port: int) -> list[str]:
+def _public_addresses(host: str, port: int, deadline: float | None = None) -> list[str]:
     try:
-        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
-    except socket.gaierror as e:
+        infos = resolve(host, port, time.monotonic() + TIMEOUT_S if deadline is None else deadline)
+    except TimeoutError as e:
+        raise UpstreamError(Message("too_slow", host=host, limit=TIMEOUT_S)) from e
+    except OSError as e:
         raise UpstreamError(Message("no_resolve", host=host)) from e
     addresses = [str(info[4][0]) for info in infos]
     for address in addresses:
@@ -77,15 +82,26 @@ def _public_addresses(host: str, port: int) -> list[str]:
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    """HTTPS to a checked address, with the certificate verified for the host name."""
+    """HTTPS to a checked address, with the certificate verified for the host name, all by one deadline."""
 
-    def __init__(self, host: str, address: str, **kwargs: Any) -> None:
+    def __init__(self, host: str, address: str, *, deadline: float, **kwargs: Any) -> None:
         super().__init__(host, context=ssl.create_default_context(), **kwargs)
-        self._address = address
+        self._address, self._deadline = address, deadline
 
     def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port or 443), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+        sock = open_tcp(self._address, self.port or 443, self._deadline)
+        self.sock = open_tls(sock, self.host, self._context, self._deadline)  # type: ignore[attr-defined]
+
+
+class _FixtureConnection(http.client.HTTPConnection):
+    """Plain HTTP to a loopback fixture that test configuration points an allowed host at, by the same deadline."""
+
+    def __init__(self, host: str, port: int | None, *, deadline: float) -> None:
+        super().__init__(host, port)
+        self._deadline = deadline
+
+    def connect(self) -> None:
+        self.sock = open_tcp(self.host, self.port, self._deadline)
 
 
 def _overrides() -> dict[str, str]:
@@ -97,7 +113,7 @@ def _allowed(program: ToolProgram, host: str) -> bool:
     return host in program.allowed_hosts and host in hosts_for(program.archetype)
 
 
-def _get_once(url: str) -> tuple[int, dict[str, str], bytes]:
+def _get_once(url: str, deadline: float) -> tuple[int, dict[str, str], bytes]:
     parts = urlsplit(url)
     host = parts.hostname or ""
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
@@ -105,9 +121,9 @@ def _get_once(url: str) -> tuple[int, dict[str, str], bytes]:
     conn: http.client.HTTPConnection
     if override:
         o = urlsplit(override)
-        conn = http.client.HTTPConnection(o.hostname or "", o.port, timeout=TIMEOUT_S)
+        conn = _FixtureConnection(o.hostname or "", o.port, deadline=deadline)
     else:
-        conn = _PinnedHTTPSConnection(host, _public_addresses(host, 443)[0], timeout=TIMEOUT_S)
+        conn = _PinnedHTTPSConnection(host, _public_addresses(host, 443, deadline)[0], deadline=deadline)
     try:
         conn.request(
             "GET", target, headers={"Accept": "application/json", "User-Agent": "toolgen-runtime", "Host": host}
@@ -115,6 +131,8 @@ def _get_once(url: str) -> tuple[int, dict[str, str], bytes]:
         response = conn.getresponse()
         body = response.read(MAX_BYTES + 1)
         return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+    except TimeoutError as e:
+        raise UpstreamError(Message("too_slow", host=host, limit=TIMEOUT_S)) from e
     except (OSError, http.client.HTTPException) as e:
         raise UpstreamError(Message("no_answer", host=host, reason=e)) from e
     finally:
@@ -122,12 +140,14 @@ def _get_once(url: str) -> tuple[int, dict[str, str], bytes]:
 
 
 def fetch_json(program: ToolProgram, url: str) -> Any:
-    """GET ``url`` and decode its JSON, following at most MAX_REDIRECTS redirects, each checked like the first."""
+    """GET ``url`` and decode its JSON, following at most MAX_REDIRECTS redirects, each checked like the first, all
+    within TIMEOUT_S."""
+    deadline = time.monotonic() + TIMEOUT_S
     for _ in range(MAX_REDIRECTS + 1):
         parts = urlsplit(url)
         if parts.scheme != "https" or not _allowed(program, parts.hostname or ""):
             raise Forbidden(Message("not_allowed_host", host=parts.hostname))
-        status, headers, body = _get_once(url)
+        status, headers, body = _get_once(url, deadline)
         if status in (301, 302, 303, 307, 308) and headers.get("location"):
             url = urljoin(url, headers["location"])
             continue

@@ -59,6 +59,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "no_resolve": ("cannot resolve {host}", "无法解析 {host}"),
     "not_public": ("{host} resolves to a non-public address", "{host} 指向非公网地址"),
     "no_answer": ("{host} did not answer: {reason}", "{host} 没有响应"),
+    "too_slow": ("{host} did not answer within {limit:g} s", "{host} 在 {limit:g} 秒内没有答完"),
     "not_allowed_host": ("{host} is not an allowed host for this tool", "这个工具不能访问 {host}"),
     "upstream_status": ("{host} answered HTTP {status}", "{host} 返回了 HTTP {status}"),
     "upstream_too_big": ("{host} answered more than {limit} bytes", "{host} 返回的数据超过 {limit} 字节"),

@@ -143,9 +143,10 @@ def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
     }
 
 
-def render_page(program: ToolProgram, tool_url: str) -> Page:
+def render_page(program: ToolProgram, tool_url: str, *, notice: str | None = None) -> Page:
     """The tool's page and the Content-Security-Policy it must be served with; ``tool_url`` "" for a page the
-    tool serves itself (it then calls its own origin)."""
+    tool serves itself (it then calls its own origin). ``notice``: what the platform has to tell the person
+    about the tool (its source did not answer when it was made), shown at the top as text."""
     env = environment()
     css = env.get_template("theme.css.j2").render(t=tokens(templates_dir())).strip()
     script = (templates_dir() / "tool.js").read_text()
@@ -172,5 +173,6 @@ def render_page(program: ToolProgram, tool_url: str) -> Page:
         css=_trusted(css, "style"),
         script=_trusted(script, "script"),
         config=_config(program, tool_url),
+        notice=notice,
     )
     return Page(html=html, csp=csp)
