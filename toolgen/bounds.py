@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 MAX_NUMBER = 1e15  # the largest magnitude a tool accepts in a number field (the runtime refuses more)
+MAX_ROUND_DIGITS = 15  # round()'s decimal places: a float holds 15 to 17 significant digits, more round nothing
 
 
 class BadJSON(ValueError):
@@ -30,5 +31,3 @@ def load_json(text: str | bytes) -> Any:
         raise BadJSON(f"the body is not JSON: {e.msg} at character {e.pos}") from None
     except ValueError:  # int() refusing a number of thousands of digits
         raise UnboundedJSON("the body has a number with too many digits") from None
-
-MAX_ROUND_DIGITS = 15  # round()'s decimal places: a float holds 15 to 17 significant digits, more round nothing

@@ -170,6 +170,7 @@ def test_an_update_of_nothing_but_nulls_leaves_the_row_as_it_is():
     assert status == 200 and same == task
     assert call(todo, "PATCH", "/tasks/r0000000000000000000z", body={"title": None})[0] == 404
 
+
 # --- bad input is a 4xx in the error shape, never a 5xx (issue 15) -----------------------------------------------
 
 
