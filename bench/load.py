@@ -80,7 +80,7 @@ class Conn:
 def start_platform(home: Path) -> tuple[subprocess.Popen[str], str, str]:
     env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0"],
+        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0", "--ephemeral"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=(home / "serve.log").open("w"),

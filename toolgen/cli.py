@@ -41,6 +41,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         secret=auth.local_secret(),
         verbose=args.verbose,
         account_concurrency=args.account_concurrency,
+        ephemeral=args.ephemeral,
     )
 
 
@@ -367,6 +368,12 @@ def _parser() -> argparse.ArgumentParser:
         default=os.environ.get("TOOLGEN_ACCOUNT_CONCURRENCY") or "1000",
         help="the emulated account's concurrency quota, 100 of it never reservable, as on AWS "
         "(default: TOOLGEN_ACCOUNT_CONCURRENCY or 1000)",
+    )
+    s.add_argument(
+        "--ephemeral",
+        action="store_true",
+        help="keep nothing across restarts (tests, the demo); by default every write is journaled in "
+        "TOOLGEN_HOME/state and replayed at the next start",
     )
     s.set_defaults(func=cmd_serve)
     s = sub.add_parser("token", help="mint a local bearer token")

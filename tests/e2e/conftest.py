@@ -75,13 +75,16 @@ def upstream() -> Iterator[Upstream]:
 
 
 @contextlib.contextmanager
-def running_server(home: Path, extra_env: dict[str, str], args: tuple[str, ...] = ()) -> Iterator[Server]:
-    """`toolgen serve --port 0` in a subprocess, stopped (and checked to stop cleanly, unless the test killed it)
-    afterwards."""
+def running_server(
+    home: Path, extra_env: dict[str, str], args: tuple[str, ...] = (), *, keep_state: bool = False, port: int = 0
+) -> Iterator[Server]:
+    """`toolgen serve` in a subprocess (on a free port unless given; ``--ephemeral`` unless ``keep_state``),
+    stopped (and checked to stop cleanly, unless the test killed it) afterwards."""
+    args = (*args, *(() if keep_state else ("--ephemeral",)))
     env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1", **extra_env}
     log = (home / "serve.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0", *args],
+        [sys.executable, "-m", "toolgen.cli", "serve", "--port", str(port), *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=log,
@@ -101,10 +104,10 @@ def running_server(home: Path, extra_env: dict[str, str], args: tuple[str, ...] 
     try:
         yield Server(url=match.group(1), aws_endpoint=match.group(2), home=home, pid=proc.pid)
     finally:
-        killed = proc.poll() == -9  # the test's own kill -9
         proc.terminate()
         try:
-            assert killed or proc.wait(timeout=20) == 0, "toolgen serve did not stop cleanly on SIGTERM"
+            # 0 on SIGTERM; -9 only when the test itself killed it (kill -9 runs no handler)
+            assert proc.wait(timeout=20) in (0, -9), "toolgen serve did not stop cleanly on SIGTERM"
         finally:
             proc.kill()
             proc.stdout.close()

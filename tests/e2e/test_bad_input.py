@@ -122,7 +122,8 @@ def test_a_content_length_that_is_not_the_bodys_is_a_400_not_a_hang(server, leng
 
 @pytest.fixture(scope="module")
 def runs_tool(server) -> dict:
-    return generate(server, "I want to log my morning runs", user="alice")
+    # its own person: the same request of alice's would later be answered as a repeat (test_generate.py)
+    return generate(server, "I want to log my morning runs", user="bad-input-runner")
 
 
 def raw_call(url: str, method: str, target: str, token: bytes, body: bytes = b"") -> tuple[int, dict]:
@@ -155,14 +156,14 @@ def raw_call(url: str, method: str, target: str, token: bytes, body: bytes = b""
     ],
 )
 def test_bad_input_at_a_tool_is_a_4xx_in_the_error_shape(server, runs_tool, method, target, body, status):
-    token = server.token("alice").encode()
+    token = server.token("bad-input-runner").encode()
     got, reply = raw_call(runs_tool["tool_url"], method, target, token, body)
     assert got == status and set(reply) == {"code", "message", "details"}
 
 
 @pytest.mark.parametrize("where", [2, 1])  # the signature, the claims
 def test_a_token_with_non_ascii_bytes_is_a_401_at_a_tool(server, runs_tool, where):
-    parts = server.token("alice").encode().split(b".")
+    parts = server.token("bad-input-runner").encode().split(b".")
     parts[where] = parts[where][:-2] + "é—".encode()
     got, reply = raw_call(runs_tool["tool_url"], "GET", "/runs", b".".join(parts))
     assert got == 401 and reply["code"] == "unauthorized"

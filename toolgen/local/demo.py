@@ -46,7 +46,10 @@ def _quote(arg: str) -> str:
 
 def _start(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
     server = subprocess.Popen(
-        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0"], env=env, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "toolgen.cli", "serve", "--port", "0", "--ephemeral"],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert server.stdout is not None
     deadline = time.monotonic() + 60

@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 
 from toolgen.aws import retry_config
 from toolgen.local import fidelity, sigv4
+from toolgen.local.journal import Journal, install_seeded_random
 from toolgen.local.lambda_runtime import FunctionImage
 
 REGION = "us-east-1"
@@ -39,11 +40,17 @@ def _credentials() -> dict[str, str]:
 
 
 class _GuardedMotoServer(ThreadedMotoServer):
-    """moto's threaded server with every request's signature checked first (its app is wrapped where moto's
-    ``_server_entry`` builds it: moto 5.x, pinned)."""
+    """moto's threaded server with every request's signature checked first, and its writes journaled when it keeps
+    its state (its app is wrapped where moto's ``_server_entry`` builds it: moto 5.x, pinned)."""
+
+    def __init__(self, journal: Journal | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.journal = journal
+        self.app = DomainDispatcherApplication(create_backend_app)  # moto itself, for the journal's replay
 
     def _server_entry(self) -> None:
-        app = sigv4.middleware(DomainDispatcherApplication(create_backend_app), KEYS)
+        inner = self.journal.middleware(self.app) if self.journal else self.app
+        app = sigv4.middleware(inner, KEYS)
         self._server = make_server(self._ip_address, self._port, app, True, request_handler=MotoRequestHandler)
         self._server_ready_event.set()
         self._server.serve_forever()
@@ -52,8 +59,9 @@ class _GuardedMotoServer(ThreadedMotoServer):
 class Emulator:
     """moto's server in a background thread of this process, on loopback, answering only signed requests."""
 
-    def __init__(self, *, account_concurrency: int | None = None) -> None:
-        """``account_concurrency``: the quota its account enforces (fidelity.py; 1,000 when not given)."""
+    def __init__(self, *, account_concurrency: int | None = None, journal: Journal | None = None) -> None:
+        """``account_concurrency``: the quota its account enforces (fidelity.py; 1,000 when not given);
+        ``journal``: where its writes are kept across restarts (toolgen/local/journal.py; None: in memory only)."""
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's request log is noise here
         fidelity.apply()
         if account_concurrency is not None:
@@ -64,7 +72,9 @@ class Emulator:
             self.credentials["AWS_SECRET_ACCESS_KEY"],
             self.credentials["AWS_SESSION_TOKEN"],
         )
-        self._server = _GuardedMotoServer(ip_address=LOOPBACK, port=0, verbose=False)
+        install_seeded_random()
+        self.journal = journal
+        self._server = _GuardedMotoServer(journal, ip_address=LOOPBACK, port=0, verbose=False)
         self.endpoint = ""
 
     def start(self) -> str:
@@ -77,6 +87,13 @@ class Emulator:
         if self.endpoint:
             self._server.stop()
             self.endpoint = ""
+
+    def restore(self) -> int:
+        """Replay the journal into this (freshly provisioned) emulator and record from here on; writes replayed."""
+        assert self.journal is not None
+        count = self.journal.replay(self._server.app)
+        self.journal.recording = True
+        return count
 
     def client(self, service: str) -> Any:
         """A boto3 client for the emulator, with its own credentials (the person's AWS settings are not touched)."""

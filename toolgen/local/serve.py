@@ -17,9 +17,12 @@ from toolgen.config import TOOL_FUNCTION_PREFIX
 from toolgen.local.emulator import KEYS, REGION, Emulator, MotoFunctionSource
 from toolgen.local.fidelity import DEFAULT_ACCOUNT_CONCURRENCY
 from toolgen.local.gateway import Gateway
+from toolgen.local.journal import Journal
 from toolgen.local.lambda_runtime import LocalLambdaRuntime
 from toolgen.local.platform import API_FUNCTION, AUTHORIZER_FUNCTION, WORKER_FUNCTION, Resources, provision
 from toolgen.local.poller import QueuePoller
+from toolgen.models import JobMessage
+from toolgen.table import decode
 
 logger = logging.getLogger(__name__)
 # Operator settings a developer may pass through to the platform's functions (e.g. a test's fetch fixture).
@@ -33,6 +36,7 @@ PASSTHROUGH = (
     "TOOL_RESERVE_PERCENT",  # how much of the account's quota tools may reserve (toolgen/deploy/execute.py)
 )
 PASSTHROUGH_PREFIXES = ("MEMORY_",)  # recall's settings and the fact checker (toolgen/memory/scoring.py)
+STATE_DIR = "state"  # the journal of every write (toolgen/local/journal.py), unless --ephemeral
 STATE_FILE = "serve.json"  # where a running platform says where it is, for operator commands (toolgen doctor)
 
 
@@ -47,9 +51,14 @@ class LocalPlatform:
         secret: str,
         verbose: bool = False,
         account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY,
+        state: Path | None = None,
     ) -> None:
+        """``state``: the directory whose journal keeps every write across restarts (None: in memory only)."""
         self.host, self.port, self.secret, self.verbose = host, port, secret, verbose
-        self.emulator = Emulator(account_concurrency=account_concurrency)  # on loopback, whatever ``host`` is
+        self.journal = Journal(state) if state is not None else None
+        # on loopback, whatever ``host`` is
+        self.emulator = Emulator(account_concurrency=account_concurrency, journal=self.journal)
+        self.restored = 0
         self.workdir = Path(tempfile.mkdtemp(prefix="toolgen-local-"))
         self.resources: Resources | None = None
         self._stop = threading.Event()
@@ -78,6 +87,11 @@ class LocalPlatform:
         )
         extra = {k: v for k, v in os.environ.items() if v and (k in PASSTHROUGH or k.startswith(PASSTHROUGH_PREFIXES))}
         self.resources = provision(self.emulator, public_url=self.gateway.url, secret=self.secret, extra_env=extra)
+        if self.journal is not None:
+            self.restored = self.emulator.restore()
+            resumed = resume_jobs(self.emulator, self.resources)
+            if self.restored:
+                logger.warning("restored %d writes; %d unfinished jobs sent back to the queue", self.restored, resumed)
         self.gateway.start()
         self.poller = QueuePoller(
             self.emulator.client("sqs"),
@@ -143,6 +157,8 @@ class LocalPlatform:
             steps.append(self.poller.stop)
         if hasattr(self, "gateway"):
             steps.append(self.gateway.stop)
+        if self.journal is not None:
+            steps.append(self.journal.close)
         for step in [*steps, self.emulator.stop]:
             try:
                 step()
@@ -151,15 +167,48 @@ class LocalPlatform:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def resume_jobs(emulator: Emulator, resources: Resources) -> int:
+    """Send every job that had not ended back to the queue (the queue itself is not kept); how many. A job is run
+    to its end once whatever its state: the worker finishes what a run before it left (its tool id is the job's)."""
+    ddb, sqs, sent = emulator.client("dynamodb"), emulator.client("sqs"), 0
+    pages = ddb.get_paginator("scan").paginate(
+        TableName=resources.table,
+        FilterExpression="begins_with(sk, :job) AND #s IN (:queued, :running)",
+        ExpressionAttributeNames={"#s": "status", "#u": "user"},
+        ExpressionAttributeValues={":job": {"S": "JOB#"}, ":queued": {"S": "queued"}, ":running": {"S": "running"}},
+        ProjectionExpression="job_id, #s, #u, prompt",
+        ConsistentRead=True,
+    )
+    for page in pages:
+        for item in page["Items"]:
+            job = {k: decode(v) for k, v in item.items()}
+            message = JobMessage(job_id=str(job["job_id"]), user=str(job["user"]), prompt=str(job["prompt"]))
+            sqs.send_message(QueueUrl=resources.queue_url, MessageBody=message.model_dump_json())
+            sent += 1
+    return sent
+
+
 def serve(
-    *, host: str, port: int, secret: str, verbose: bool = False, account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY
+    *,
+    host: str,
+    port: int,
+    secret: str,
+    verbose: bool = False,
+    account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY,
+    ephemeral: bool = False,
 ) -> int:
-    """Run the platform until interrupted (Ctrl-C or SIGTERM)."""
+    """Run the platform until interrupted (Ctrl-C or SIGTERM); its state kept in TOOLGEN_HOME/state unless
+    ``ephemeral``."""
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
     platform = LocalPlatform(
-        host=host, port=port, secret=secret, verbose=verbose, account_concurrency=account_concurrency
+        host=host,
+        port=port,
+        secret=secret,
+        verbose=verbose,
+        account_concurrency=account_concurrency,
+        state=None if ephemeral else state_dir() / STATE_DIR,
     )
     stop = threading.Event()
     # Every signal that ends a process and can be caught ends it cleanly: function processes stopped, serve.json

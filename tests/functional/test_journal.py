@@ -1,0 +1,65 @@
+"""The embedded default's journal: whole records only, one serve at a time, and which requests are writes."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from toolgen.errors import ConfigError
+from toolgen.local.journal import HEADER, Journal, is_write
+
+
+def _environ(method: str, query: str = "") -> dict:
+    return {"REQUEST_METHOD": method, "QUERY_STRING": query, "wsgi.input": io.BytesIO()}
+
+
+def _signed(service: str) -> str:
+    return f"AWS4-HMAC-SHA256 Credential=K/20261205/us-east-1/{service}/aws4_request, SignedHeaders=host, Signature=x"
+
+
+def test_a_torn_last_record_is_dropped_and_the_whole_ones_are_kept(tmp_path):
+    # given a journal of three writes whose last append was cut off by a crash
+    journal = Journal(tmp_path)
+    for n in range(3):
+        journal.append({"m": "POST", "u": f"/{n}", "h": {}, "b": ""})
+    journal.close()
+    with (tmp_path / "journal").open("ab") as f:
+        f.write(HEADER.pack(500) + b'{"m": "PO')
+    # when it is opened again
+    reopened = Journal(tmp_path)
+    # then the three whole writes are there, in order, and the torn one is gone from the file
+    assert reopened.records == 3
+    assert [e["u"] for e in reopened.entries()] == ["/0", "/1", "/2"]
+    reopened.append({"m": "POST", "u": "/3", "h": {}, "b": ""})
+    assert [e["u"] for e in reopened.entries()] == ["/0", "/1", "/2", "/3"]
+    reopened.close()
+
+
+def test_one_serve_at_a_time_holds_a_state_directory(tmp_path):
+    first = Journal(tmp_path)
+    with pytest.raises(ConfigError, match="another `toolgen serve`"):
+        Journal(tmp_path)
+    first.close()
+    Journal(tmp_path).close()  # free again once the first has stopped
+
+
+@pytest.mark.parametrize(
+    ("method", "service", "target", "query", "write"),
+    [
+        ("POST", "dynamodb", "DynamoDB_20120810.PutItem", "", True),
+        ("POST", "dynamodb", "DynamoDB_20120810.TransactWriteItems", "", True),
+        ("POST", "dynamodb", "DynamoDB_20120810.Query", "", False),
+        ("POST", "dynamodb", "DynamoDB_20120810.BatchGetItem", "", False),
+        ("PUT", "s3", "", "", True),
+        ("GET", "s3", "", "list-type=2", False),
+        ("DELETE", "lambda", "", "", True),
+        ("POST", "iam", "", "Action=CreateRole", True),
+        ("POST", "iam", "", "Action=GetRole", False),
+        ("POST", "sqs", "AmazonSQS.SendMessage", "", False),  # queues are rebuilt from the jobs
+        ("POST", "sts", "", "Action=AssumeRole", False),
+    ],
+)
+def test_writes_are_told_from_reads(method, service, target, query, write):
+    headers = {"authorization": _signed(service), **({"x-amz-target": target} if target else {})}
+    assert is_write(_environ(method, query), headers, b"") is write

@@ -1,0 +1,254 @@
+"""The embedded default keeps its state: every acknowledged write to the emulator is on disk before its answer.
+
+moto keeps everything in memory. A person who uses `toolgen serve` as their own toolgen would lose every tool,
+row, page and memory at a restart, so each write the emulator accepts (DynamoDB, S3, Lambda, IAM, Secrets
+Manager; not reads, not SQS, not STS) is appended to ``TOOLGEN_HOME/state/journal`` and fsync'd before its
+answer leaves, and a restart replays the journal into a fresh moto, then sends the jobs that had not ended back to
+the queue. A write killed before its answer was not acknowledged, and a torn last record is dropped.
+
+Replaying reproduces moto's own identifiers (a role's RoleId, which names every tool's partition; a secret's ARN;
+an upload id) because each write runs with its own seeded copy of moto's random source: seeded by its place in the
+journal, or for the platform's provisioning (not journaled: it runs at every start) by its own content. Writes are
+applied one at a time, in journal order; reads run beside them.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import fcntl
+import hashlib
+import io
+import json
+import logging
+import os
+import random
+import struct
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from toolgen.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+HEADER = struct.Struct(">I")
+READ_PREFIXES = ("Get", "List", "Describe", "Query", "Scan", "BatchGet", "Head", "Check", "Validate")
+NOT_KEPT = ("sqs", "sts")  # queues are rebuilt from the jobs; sessions are made again
+# Headers that say nothing about the write itself (the signature's time and token, the client, the connection).
+DROPPED_HEADERS = (
+    "x-amz-date",
+    "x-amz-security-token",
+    "user-agent",
+    "amz-sdk-invocation-id",
+    "amz-sdk-request",
+    "connection",
+    "accept-encoding",
+    "expect",
+    "content-length",
+)
+
+_rng = threading.local()
+
+
+def install_seeded_random() -> None:
+    """Make moto's one random source answer from the calling thread's seeded copy while a journaled write runs, so
+    its identifiers depend on its seed alone, whatever runs beside it; and from the operating system's otherwise.
+    (moto's own source is a Mersenne Twister, whose future answers, the secret keys of the sessions it issues
+    among them, can be computed from 624 of its past ones: request ids a function process sees.)"""
+    from moto.moto_api._internal import mock_random
+
+    if getattr(mock_random, "_toolgen_seeded", False):
+        return
+    shared = random.SystemRandom()
+
+    def source() -> random.Random:
+        return getattr(_rng, "current", None) or shared
+
+    mock_random.random = lambda: source().random()  # type: ignore[method-assign]
+    mock_random.getrandbits = lambda k: source().getrandbits(k)  # type: ignore[method-assign]
+    mock_random._toolgen_seeded = True  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def seeded(seed: str) -> Iterator[None]:
+    # A seeded generator on purpose: a replayed write must make the identifiers it made the first time.
+    _rng.current = random.Random(hashlib.sha256(seed.encode()).digest())  # noqa: S311
+    try:
+        yield
+    finally:
+        _rng.current = None
+
+
+def _service(headers: dict[str, str]) -> str:
+    scope = headers.get("authorization", "").partition("Credential=")[2].split(",")[0].split("/")
+    return scope[3] if len(scope) > 3 else ""
+
+
+def _operation(environ: dict[str, Any], headers: dict[str, str], body: bytes) -> str:
+    """The API operation's name where the request says it (JSON target, query protocol's Action), else ''."""
+    target = headers.get("x-amz-target", "")
+    if target:
+        return target.rpartition(".")[2]
+    for source in (environ.get("QUERY_STRING", ""), body.decode("latin-1") if len(body) < 65536 else ""):
+        for pair in source.split("&"):
+            name, _, value = pair.partition("=")
+            if name == "Action":
+                return value
+    return ""
+
+
+def is_write(environ: dict[str, Any], headers: dict[str, str], body: bytes) -> bool:
+    """Whether the request can change the emulator's state that a restart must keep."""
+    if environ["REQUEST_METHOD"] in ("GET", "HEAD", "OPTIONS") or _service(headers) in NOT_KEPT:
+        return False
+    return not _operation(environ, headers, body).startswith(READ_PREFIXES)
+
+
+class Journal:
+    """An append-only file of writes, each fsync'd; one `toolgen serve` at a time holds it."""
+
+    def __init__(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.path = directory / "journal"
+        self._lock_file = (directory / "lock").open("a")
+        try:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as e:
+            self._lock_file.close()
+            raise ConfigError(
+                f"another `toolgen serve` is using {directory}; stop it or use another TOOLGEN_HOME"
+            ) from e
+        self.records = self._valid_prefix()
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._write = threading.Lock()
+        self.recording = False  # off while the platform is provisioned and the journal replayed
+        self._provisioned = 0
+
+    def _valid_prefix(self) -> int:
+        """How many whole records the file holds; a torn tail (a crash mid-append) is cut off."""
+        if not self.path.exists():
+            return 0
+        count, good = 0, 0
+        with self.path.open("rb") as f:
+            data = f.read()
+        while good + HEADER.size <= len(data):
+            (size,) = HEADER.unpack_from(data, good)
+            end = good + HEADER.size + size
+            if end > len(data):
+                break
+            try:
+                json.loads(data[good + HEADER.size : end])
+            except ValueError:
+                break
+            good, count = end, count + 1
+        if good < len(data):
+            logger.warning("journal: dropping a torn last record (%d bytes)", len(data) - good)
+            with self.path.open("r+b") as f:
+                f.truncate(good)
+        return count
+
+    def entries(self) -> Iterator[dict[str, Any]]:
+        with self.path.open("rb") as f:
+            while header := f.read(HEADER.size):
+                (size,) = HEADER.unpack(header)
+                yield json.loads(f.read(size))
+
+    def append(self, record: dict[str, Any]) -> None:
+        data = json.dumps(record, separators=(",", ":")).encode()
+        os.write(self._fd, HEADER.pack(len(data)) + data)
+        os.fsync(self._fd)
+        self.records += 1
+
+    def close(self) -> None:
+        os.close(self._fd)
+        self._lock_file.close()
+
+    def middleware(self, app: Callable[..., Any]) -> Callable[..., Any]:
+        """A WSGI app that runs writes one at a time, each with its seed, and journals those acknowledged (2xx)."""
+
+        def journaled(environ: dict[str, Any], start_response: Any) -> Any:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            body = environ["wsgi.input"].read(length) if length > 0 else b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            headers = {k[5:].replace("_", "-").lower(): v for k, v in environ.items() if k.startswith("HTTP_")}
+            if environ.get("CONTENT_TYPE"):
+                headers["content-type"] = environ["CONTENT_TYPE"]
+            if not is_write(environ, headers, body):
+                return app(environ, start_response)
+            with self._write:
+                if self.recording:
+                    seed = f"write:{self.records}"
+                else:  # provisioning: the same calls at every start, so the same identifiers
+                    self._provisioned += 1
+                    seed = (
+                        "provision:"
+                        + hashlib.sha256(
+                            environ.get("RAW_URI", "").encode() + headers.get("x-amz-target", "").encode() + body
+                        ).hexdigest()
+                    )
+                status: list[str] = []
+
+                def remember(status_line: str, response_headers: Any, exc_info: Any = None) -> Any:
+                    status.append(status_line)
+                    return start_response(status_line, response_headers, exc_info)
+
+                with seeded(seed):
+                    answer = b"".join(app(environ, remember))
+                if self.recording and status and status[0][:1] == "2":
+                    self.append(_record(environ, headers, body))
+            return [answer]
+
+        return journaled
+
+    def replay(self, app: Callable[..., Any]) -> int:
+        """Apply every journaled write to ``app`` (a fresh moto), in order, each with its seed; how many."""
+        started, count = time.perf_counter(), 0
+        for record in self.entries():
+            with seeded(f"write:{count}"):
+                for _ in app(_environ(record), lambda *_: None):
+                    pass
+            count += 1
+        logger.info("journal: %d writes replayed in %.1f s", count, time.perf_counter() - started)
+        return count
+
+
+def _record(environ: dict[str, Any], headers: dict[str, str], body: bytes) -> dict[str, Any]:
+    return {
+        "m": environ["REQUEST_METHOD"],
+        "u": environ.get("RAW_URI") or environ.get("PATH_INFO", "/"),
+        "h": {k: v for k, v in headers.items() if k not in DROPPED_HEADERS},
+        "b": base64.b64encode(body).decode(),
+    }
+
+
+def _environ(record: dict[str, Any]) -> dict[str, Any]:
+    body = base64.b64decode(record["b"])
+    path, _, query = record["u"].partition("?")
+    from urllib.parse import unquote
+
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": record["m"],
+        "PATH_INFO": unquote(path, encoding="latin-1"),
+        "QUERY_STRING": query,
+        "RAW_URI": record["u"],
+        "REQUEST_URI": record["u"],
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "0",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": io.StringIO(),
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": False,
+        "wsgi.run_once": False,
+        "CONTENT_LENGTH": str(len(body)),
+    }
+    for name, value in record["h"].items():
+        if name == "content-type":
+            environ["CONTENT_TYPE"] = value
+        else:
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
+    return environ
