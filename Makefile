@@ -100,6 +100,7 @@ bench: setup layer baseline
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/served.py
+	$(BIN)/python bench/persistence.py
 	$(BIN)/python bench/coldstart.py
 	$(BIN)/python bench/load.py --people 20 --callers 25 --writes 20
 	$(BIN)/python bench/report.py

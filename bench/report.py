@@ -64,6 +64,9 @@ FIGURES: list[tuple[str, str, str, tuple[str, Callable[[dict], bool]] | None]] =
     ("load_timeouts", "", "timeouts among them", ("0", lambda r: r["load_timeouts"] == 0)),
     ("base_layer_mb", "MB", "the shared base layer, unzipped", ("< 30", lambda r: r["base_layer_mb"] < 30)),
     ("tool_package_kb", "KB", "a tool's own package, zipped", ("< 10", lambda r: r["tool_package_kb"] < 10)),
+    ("persist_write_journaled_p50_ms", "ms", "a served write (POST a row), state kept by the journal, p50", None),
+    ("persist_write_ephemeral_p50_ms", "ms", "the same write with serve --ephemeral, p50", None),
+    ("persist_restart_10000_s", "s", "serve's restart after kill -9, a tool and 10,000 rows journaled", None),
 ]
 
 
