@@ -167,3 +167,5 @@ def test_a_token_with_non_ascii_bytes_is_a_401_at_a_tool(server, runs_tool, wher
     parts[where] = parts[where][:-2] + "é—".encode()
     got, reply = raw_call(runs_tool["tool_url"], "GET", "/runs", b".".join(parts))
     assert got == 401 and reply["code"] == "unauthorized"
+    got, reply = raw_call(f"{server.url}/v1", "GET", "/tools", b".".join(parts))  # and at the API (was a 500)
+    assert got == 401 and reply["code"] == "unauthorized"
