@@ -8,6 +8,9 @@ from typing import Any
 
 MAX_NUMBER = 1e15  # the largest magnitude a tool accepts in a number field (the runtime refuses more)
 MAX_ROUND_DIGITS = 15  # round()'s decimal places: a float holds 15 to 17 significant digits, more round nothing
+# What one person may keep (SECURITY.md, README): past it a write is a 409 saying so, never a slower platform.
+MAX_ROWS_PER_PERSON = 100_000  # rows of one tool for one person, all its entities together
+MAX_MEMORIES_PER_PERSON = 10_000  # memories of one person, superseded ones included (they are kept as history)
 
 
 class BadJSON(ValueError):
