@@ -178,3 +178,12 @@ def test_the_rows_cap_is_a_409_in_the_tools_language(monkeypatch):
         first = call(app, "GET", "/runs")[1]["items"][0]["id"]
         assert call(app, "DELETE", f"/runs/{first}")[0] == 204
         assert call(app, "POST", "/runs", body={"date": "2026-12-01", "distance": 5, "minutes": 30})[0] == 201
+
+
+@pytest.mark.parametrize("nothing", ["", "null"])
+def test_a_next_of_nothing_is_the_first_page(nothing):
+    # what a model writes for an optional input it has no value for (Dify sends it as it was written)
+    app = runs_app()
+    fill(app, 3)
+    status, page = call(app, "GET", "/runs", query={"next": nothing})
+    assert status == 200 and len(page["items"]) == 3

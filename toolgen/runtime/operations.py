@@ -82,7 +82,9 @@ def list_rows(
     wanted = _filters(entity, op.filters, query)
     name, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
     newest_first = reverse or name not in KEY_ORDER
-    page, following = rows.page(op.entity, query.get("next"), limit, newest_first=newest_first)
+    # "null" or nothing is the first page: what a model writes for an optional input it has no value for (Dify)
+    token = query.get("next") if query.get("next") not in ("", "null") else None
+    page, following = rows.page(op.entity, token, limit, newest_first=newest_first)
     items = [r for r in page if _matches(r, wanted)]
     if op.computed:
         items = [{**r, **expressions.row_values(op.computed, r, op.constants, today=today)} for r in items]
