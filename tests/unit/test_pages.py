@@ -100,7 +100,7 @@ def test_a_list_that_fits_one_page_is_sorted_whole():
     app = runs_app()
     for day in ("2026-12-02", "2026-12-03", "2026-12-01"):
         assert call(app, "POST", "/runs", body={"date": day, "distance": 5, "minutes": 30})[0] == 201
-    status, page = call(app, "GET", "/runs")
+    page = call(app, "GET", "/runs")[1]
     assert [r["date"] for r in page["items"]] == ["2026-12-03", "2026-12-02", "2026-12-01"]
     assert page["next"] is None
 
@@ -116,7 +116,7 @@ def _token(key: dict) -> str:
         "!!!",
         _token(["run#r1"]),
         _token({"pk": rows_pk(legacy_home(TOOL_ID), "bob"), "sk": "run#r0000000000000000000a"}),  # bob's rows
-        _token({"pk": rows_pk(legacy_home("t" + "1" * 20), "alice"), "sk": "run#r0000000000000000000a"}),  # another tool
+        _token({"pk": rows_pk(legacy_home("t" + "1" * 20), "alice"), "sk": "run#r0000000000000000000a"}),  # other tool
         _token({"pk": rows_pk(legacy_home(TOOL_ID), "alice"), "sk": "SUMMARY"}),  # not a row of this list
         _token({"pk": rows_pk(legacy_home(TOOL_ID), "alice"), "sk": "run#", "extra": 1}),
         "x" * 5_000,
