@@ -8,8 +8,9 @@ silently. A cache is right by construction: the partition's version (rows.py's s
 and a kept figure is used only while the version, the operation's query and the day are those it was computed
 for. What it costs:
 - asked again with nothing written: the summary and the kept figure, two GetItems, whatever the row count;
-- after a write, one recomputation over the newest ``expressions.MAX_ROWS`` rows (the rows a figure has always
-  been over, read a page at a time, newest first): bounded by that cap, not by the rows a person keeps.
+- after a write, one recomputation over the newest ``bounds.FIGURE_ROWS`` rows (2,000, read a page at a time,
+  newest first): bounded by that, not by the rows a person keeps. A person with more rows has figures over their
+  newest 2,000 (before, over their newest 10,000, but every such call read every row and timed out locally).
 A figure that draws at random (``pick``) is never kept: asking again must be able to draw again.
 """
 

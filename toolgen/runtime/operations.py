@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
+from toolgen.bounds import FIGURE_ROWS
 from toolgen.runtime import expressions, figures
 from toolgen.runtime.errors import Invalid
 from toolgen.runtime.messages import Message
@@ -120,7 +121,7 @@ def aggregate(
 
 
 def _figures(entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], today: dt.date) -> dict[str, Any]:
-    items = [r for r in rows.recent(op.entity, expressions.MAX_ROWS) if _matches(r, wanted)]
+    items = [r for r in rows.recent(op.entity, FIGURE_ROWS) if _matches(r, wanted)]
     items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
     if op.period:
         items = [r for r in items if _in_period(r.get(op.period_field), op.period, today)]
