@@ -5,9 +5,11 @@ Field values sit in a ``data`` map so that no field name can collide with the ta
 Beside the rows, the partition holds a summary item (``SUMMARY``: no entity's rows sort under it, their keys being
 ``<entity>#<id>`` in lower case): how many rows the person keeps, for the cap (bounds.MAX_ROWS_PER_PERSON), and a
 version that every write moves, which figures cached in ``FIGURES#<operation>`` items are checked against
-(figures.py). A create counts itself in the same transaction as its row, so the cap holds under concurrent
-creates; an update or a delete moves the version after its own write, so a figure computed meanwhile is never kept
-as current. Rows made before the summary existed are not counted (the cap is then that many rows late).
+(figures.py). Every write moves the version after its own write, so a figure computed meanwhile is never kept as
+current. A create counts itself with a conditional update that refuses past the cap, and takes its row back when
+refused, so concurrent creates cannot leave more rows than the cap. (Not a transaction: moto, the embedded
+emulator's DynamoDB, copies the whole table for each one, which took a create past its 10 s timeout at 100,000
+rows.) Rows made before the summary existed are not counted (the cap is then that many rows late).
 Reads are pages: a page of a list, or the newest rows up to a bound for figures; nothing here reads every row.
 """
 
@@ -22,7 +24,7 @@ from toolgen.errors import ConflictError
 from toolgen.ids import ROW_ID_RE, sortable_id
 from toolgen.runtime.errors import Invalid, RouteNotFound, TooMany
 from toolgen.runtime.messages import Message
-from toolgen.table import Change, ItemTable, Put, rows_pk
+from toolgen.table import ItemTable, rows_pk
 
 UPDATE_ATTEMPTS = 3
 SUMMARY = "SUMMARY"
@@ -64,13 +66,12 @@ class RowStore:
             "created_at": now,
             "updated_at": now,
         }
-        counted = Change(self.pk, SUMMARY, adds={"rows": 1, "version": 1}, below={"rows": MAX_ROWS_PER_PERSON})
-        try:
-            self.table.transact([Put(item, if_absent=True), counted])
+        self.table.put(item, if_absent=True)
+        try:  # counted after it is written, so a figure computed meanwhile is not kept as current
+            self.table.add(self.pk, SUMMARY, {"rows": 1, "version": 1}, below={"rows": MAX_ROWS_PER_PERSON})
         except ConflictError:
-            if (self.summary().get("rows") or 0) >= MAX_ROWS_PER_PERSON:
-                raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
-            raise
+            self.table.delete(self.pk, item["sk"])  # past the cap: taken back, never seen by a figure
+            raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
         return _row(item)
 
     def page(
