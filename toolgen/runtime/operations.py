@@ -86,6 +86,8 @@ def list_rows(
     # "null" or nothing is the first page: what a model writes for an optional input it has no value for (Dify)
     token = query.get("next") if query.get("next") not in ("", "null") else None
     page, following = rows.page(op.entity, token, limit, newest_first=newest_first)
+    if newest_first:  # rows the sort ties keep the order they were made in, oldest first, as they always have
+        page.reverse()
     items = [r for r in page if _matches(r, wanted)]
     if op.computed:
         items = [{**r, **expressions.row_values(op.computed, r, op.constants, today=today)} for r in items]

@@ -58,9 +58,10 @@ class RowStore:
 
     def create(self, entity: str, data: dict[str, Any]) -> dict[str, Any]:
         row_id, now = sortable_id("r"), _now()
+        sk = f"{entity}#{row_id}"
         item = {
             "pk": self.pk,
-            "sk": f"{entity}#{row_id}",
+            "sk": sk,
             "id": row_id,
             "data": data,
             "created_at": now,
@@ -70,7 +71,7 @@ class RowStore:
         try:  # counted after it is written, so a figure computed meanwhile is not kept as current
             self.table.add(self.pk, SUMMARY, {"rows": 1, "version": 1}, below={"rows": MAX_ROWS_PER_PERSON})
         except ConflictError:
-            self.table.delete(self.pk, item["sk"])  # past the cap: taken back, never seen by a figure
+            self.table.delete(self.pk, sk)  # past the cap: taken back, never seen by a figure
             raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
         return _row(item)
 
