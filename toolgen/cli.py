@@ -255,7 +255,7 @@ def cmd_tools(args: argparse.Namespace) -> int:
         client.api("DELETE", f"/v1/tools/{args.delete}")
         print(f"deleted {args.delete}")
         return 0
-    tools = client.api("GET", "/v1/tools")["tools"]
+    tools = client.every("/v1/tools", "tools")
     if args.json:
         _print_json(tools)
     for tool in [] if args.json else tools:
@@ -301,8 +301,10 @@ def cmd_memories(args: argparse.Namespace) -> int:
     elif args.recheck:
         _print_json(client.api("POST", "/v1/memories/recheck"))
     else:
-        query = {"q": args.search} if args.search else {"all": "true"} if args.all else None
-        memories = client.api("GET", "/v1/memories", query=query)["memories"]
+        if args.search:  # a search answers one page of matches
+            memories = client.api("GET", "/v1/memories", query={"q": args.search, "limit": "500"})["memories"]
+        else:
+            memories = client.every("/v1/memories", "memories", {"all": "true"} if args.all else None)
         if args.json:
             _print_json(memories)
         for m in [] if args.json else memories:

@@ -76,6 +76,16 @@ class Client:
     def api(self, method: str, path: str, **kwargs: Any) -> Any:
         return self.request(method, self.url + path, **kwargs)
 
+    def every(self, path: str, key: str, query: dict[str, str] | None = None) -> list[Any]:
+        """Every item of a list the API answers a page at a time, following ``next`` to the last page."""
+        found: list[Any] = []
+        page = self.api("GET", path, query={**(query or {}), "limit": "500"})
+        found += page[key]
+        while page.get("next"):
+            page = self.api("GET", path, query={**(query or {}), "limit": "500", "next": page["next"]})
+            found += page[key]
+        return found
+
     def call_tool(
         self, tool: dict[str, Any], operation_id: str, data: dict[str, Any], row_id: str | None = None
     ) -> Any:

@@ -42,6 +42,12 @@ class InvalidInputError(ToolgenError):
     code = "invalid_input"
 
 
+class BadPageTokenError(InvalidInputError):
+    """A ``next`` that is not a page token this list gave the caller (toolgen/cursor.py)."""
+
+    code = "bad_next"
+
+
 class IdempotencyKeyReusedError(InvalidInputError):
     """An Idempotency-Key sent again with a different request."""
 
@@ -52,6 +58,12 @@ class ConflictError(ToolgenError):
     """The resource is not in a state that allows this change."""
 
     code = "conflict"
+
+
+class TooManyMemoriesError(ConflictError):
+    """The person keeps as many memories as one person may (bounds.MAX_MEMORIES_PER_PERSON)."""
+
+    code = "too_many_memories"
 
 
 class StageError(ToolgenError):

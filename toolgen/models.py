@@ -312,6 +312,7 @@ class ToolDetail(ToolSummary):
 
 class ToolList(BaseModel):
     tools: list[ToolSummary]
+    next: str | None = Field(default=None, description="Pass as `next` for the following page; null after the last")
 
 
 class MemoryView(BaseModel):
@@ -337,6 +338,7 @@ class MemoryView(BaseModel):
 
 class MemoryList(BaseModel):
     memories: list[MemoryView]
+    next: str | None = Field(default=None, description="Pass as `next` for the following page; null after the last")
 
 
 class HistoryView(BaseModel):

@@ -53,6 +53,7 @@ ROW_PASSES = {"settle": 10, "streak": 4}
 MAX_ROW_PASSES = 100
 SCALAR_CALLS = frozenset({"round", "abs", "days_since"})
 RESERVED = frozenset({"id", "created_at", "updated_at"})
+PAGING = frozenset({"limit", "next"})  # a list's own query parameters, so never a filter's
 NUMERIC_TYPES = frozenset({"number", "integer", "boolean"})
 
 
@@ -378,6 +379,8 @@ class ToolProgram(Strict):
             for name in getattr(op, "filters", []):
                 if name not in entity.fields:
                     raise ValueError(f"operation {op.id} filters on unknown field {name!r}")
+                if isinstance(op, ListOp) and name in PAGING:
+                    raise ValueError(f"operation {op.id} cannot filter on {name!r}: a list's pages use that name")
             if isinstance(op, CreateOp):
                 for field, expr in op.derive.items():
                     if field not in entity.fields:

@@ -74,6 +74,7 @@ class Change:
     sets: dict[str, Any] = field(default_factory=dict)
     adds: dict[str, int | float] = field(default_factory=dict)
     must_exist: bool = False
+    below: dict[str, int] = field(default_factory=dict)  # only while each counter (absent counts as 0) is under
 
 
 class ItemTable(Protocol):
@@ -83,7 +84,13 @@ class ItemTable(Protocol):
     def get(self, pk: str, sk: str) -> dict[str, Any] | None: ...
     def get_many(self, keys: Sequence[tuple[str, str]]) -> list[dict[str, Any]]: ...
     def query_page(
-        self, pk: str, sk_prefix: str, start: dict[str, Any] | None = None
+        self,
+        pk: str,
+        sk_prefix: str,
+        start: dict[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
     ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]: ...
     def query(
         self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None
@@ -103,6 +110,7 @@ class ItemTable(Protocol):
         sets: dict[str, Any] | None = None,
         *,
         must_exist: bool = False,
+        below: dict[str, int] | None = None,
     ) -> dict[str, Any]: ...
 
 
@@ -237,19 +245,29 @@ class DynamoTable:
         return found
 
     def query_page(
-        self, pk: str, sk_prefix: str, start: dict[str, Any] | None = None
+        self,
+        pk: str,
+        sk_prefix: str,
+        start: dict[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
     ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        """One page (up to DynamoDB's 1 MB) of ``query(pk, sk_prefix)``, from ``start``; and where the next begins
-        (None after the last)."""
+        """One page (up to ``limit`` items and DynamoDB's 1 MB) of ``query(pk, sk_prefix)``, from after ``start``
+        (a key, plain or as DynamoDB returns it); and where the next begins (None after the last)."""
         kwargs: dict[str, Any] = {
             "KeyConditionExpression": "pk = :pk AND begins_with(sk, :p)",
             "ExpressionAttributeValues": self._encode({":pk": pk, ":p": sk_prefix}),
             "ConsistentRead": True,
+            "ScanIndexForward": not newest_first,
         }
+        if limit is not None:
+            kwargs["Limit"] = limit
         if start is not None:
-            kwargs["ExclusiveStartKey"] = start
+            kwargs["ExclusiveStartKey"] = start if isinstance(start.get("sk"), dict) else self._encode(start)
         page = self._call("query", **kwargs)
-        return [self._decode(raw) for raw in page.get("Items", [])], page.get("LastEvaluatedKey")
+        following = page.get("LastEvaluatedKey")
+        return [self._decode(raw) for raw in page.get("Items", [])], self._decode(following) if following else None
 
     def query(
         self, pk: str, sk_prefix: str = "", *, newest_first: bool = False, after: str | None = None
@@ -351,8 +369,12 @@ class DynamoTable:
             "ExpressionAttributeNames": names,
             "ExpressionAttributeValues": self._encode(values),
         }
-        if step.must_exist:
-            update["ConditionExpression"] = "attribute_exists(pk)"
+        conditions = ["attribute_exists(pk)"] if step.must_exist else []
+        for i, (k, v) in enumerate(step.below.items()):
+            names[f"#b{i}"], update["ExpressionAttributeValues"][f":b{i}"] = k, encode(v)
+            conditions.append(f"(attribute_not_exists(#b{i}) OR #b{i} < :b{i})")
+        if conditions:
+            update["ConditionExpression"] = " AND ".join(conditions)
         return update
 
     def add(
@@ -363,13 +385,17 @@ class DynamoTable:
         sets: dict[str, Any] | None = None,
         *,
         must_exist: bool = False,
+        below: dict[str, int] | None = None,
     ) -> dict[str, Any]:
-        """Add to counters atomically (the item is made if missing, unless ``must_exist``: then NotFoundError)."""
-        update = self._change(Change(pk, sk, sets or {}, adds, must_exist))
+        """Add to counters atomically (the item is made if missing, unless ``must_exist``: then NotFoundError;
+        with ``below``, only while those counters are under their bounds: else ConflictError)."""
+        update = self._change(Change(pk, sk, sets or {}, adds, must_exist, below or {}))
         update.pop("TableName")
         try:
             return self._decode(self._call("update_item", **update, ReturnValues="ALL_NEW")["Attributes"])
         except _Refused as e:  # only the condition reaches here: _call translates every other error
+            if below and (not must_exist or self.get(pk, sk) is not None):
+                raise ConflictError(f"item {sk} reached its bound") from e
             raise NotFoundError(f"item {sk} does not exist") from e
 
     def transact(self, steps: list[Put | Change]) -> None:
@@ -412,13 +438,21 @@ class MemoryTable:
     PAGE = 100  # items a page holds here (DynamoDB's page is 1 MB)
 
     def query_page(
-        self, pk: str, sk_prefix: str, start: dict[str, Any] | None = None
+        self,
+        pk: str,
+        sk_prefix: str,
+        start: dict[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        newest_first: bool = False,
     ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        items = self.query(pk, sk_prefix)
+        items = self.query(pk, sk_prefix, newest_first=newest_first)
         if start is not None:
-            items = [i for i in items if i["sk"] > start["sk"]]
-        page = items[: self.PAGE]
-        more = len(items) > self.PAGE
+            edge = decode(start["sk"]) if isinstance(start["sk"], dict) else start["sk"]
+            items = [i for i in items if (i["sk"] < edge if newest_first else i["sk"] > edge)]
+        size = min(limit or self.PAGE, self.PAGE)
+        page = items[:size]
+        more = len(items) > size
         return page, ({"pk": pk, "sk": page[-1]["sk"]} if more else None)
 
     def query(
@@ -463,14 +497,21 @@ class MemoryTable:
         sets: dict[str, Any] | None = None,
         *,
         must_exist: bool = False,
+        below: dict[str, int] | None = None,
     ) -> dict[str, Any]:
         if must_exist and (pk, sk) not in self.items:
             raise NotFoundError("missing")
+        if not self._under(pk, sk, below or {}):
+            raise ConflictError("bound reached")
         item = self.items.setdefault((pk, sk), {"pk": pk, "sk": sk})
         for k, v in adds.items():
             item[k] = item.get(k, 0) + v
         item.update(copy.deepcopy(sets or {}))
         return copy.deepcopy(item)
+
+    def _under(self, pk: str, sk: str, below: dict[str, int]) -> bool:
+        item = self.items.get((pk, sk), {})
+        return all(item.get(k, 0) < bound for k, bound in below.items())
 
     def put_many(self, items: list[dict[str, Any]], deletes: Sequence[tuple[str, str]] = ()) -> None:
         for item in items:
@@ -484,6 +525,8 @@ class MemoryTable:
                 raise ConflictError("exists")
             if isinstance(step, Change) and step.must_exist and (step.pk, step.sk) not in self.items:
                 raise ConflictError("missing")
+            if isinstance(step, Change) and not self._under(step.pk, step.sk, step.below):
+                raise ConflictError("bound reached")
         for step in steps:
             if isinstance(step, Put):
                 self.put(step.item)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 from typing import Any
 
-from toolgen.errors import NotFoundError
+from toolgen import cursor
+from toolgen.errors import BadPageTokenError, NotFoundError
 from toolgen.ids import TOOL_ID_RE
 from toolgen.models import ToolRecord
 from toolgen.table import ItemTable, user_pk
@@ -44,6 +46,18 @@ class ToolStore:
 
     def list(self, user: str) -> list[ToolRecord]:
         return [_from_item(i) for i in self.table.query(user_pk(user), "TOOL#", newest_first=True)]
+
+    def page(self, user: str, token: str | None, limit: int) -> tuple[builtins.list[ToolRecord], str | None]:
+        """Up to ``limit`` of the person's tools, newest first, from where ``token`` says (BadPageTokenError if it
+        is not one this list gave); and the token of the next page (None after the last)."""
+        try:
+            start = cursor.decode(token, user_pk(user), "TOOL#") if token is not None else None
+        except cursor.BadToken as e:
+            raise BadPageTokenError(f"next: {e}", details={"next": str(e)}) from e
+        items, following = self.table.query_page(user_pk(user), "TOOL#", start, limit=limit + 1, newest_first=True)
+        if len(items) > limit:  # one more than asked: the last page is never an empty one
+            items, following = items[:limit], {"pk": user_pk(user), "sk": items[limit - 1]["sk"]}
+        return [_from_item(i) for i in items], cursor.encode(following)
 
     def flag(self, user: str, tool_id: str, reason: str) -> None:
         """Mark a tool for regeneration (something it was built from is no longer true)."""

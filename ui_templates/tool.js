@@ -357,18 +357,42 @@
       return tr;
     }
 
+    // A list answers a page at a time, with `next` while there is more: "More" fetches the following page and
+    // adds its rows below, so a person with thousands of rows still sees the first ones at once.
+    function more(body, shown, next) {
+      if (!next) return;
+      const button = el("button", { type: "button", class: "secondary", "data-more": op.id, text: L.more });
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        try {
+          const data = await call("GET", op.path, undefined, { next });
+          shown.push(...data.items);
+          body.append(...data.items.map(row));
+          if (chartBox) drawChart(chartBox, series, shown);
+          button.remove();
+          more(body, shown, data.next);
+        } catch (err) {
+          button.disabled = false;
+          say(err.message, true);
+        }
+      });
+      wrap.appendChild(button);
+    }
+
     refreshers.push(loader(wrap, async () => {
       const data = await call("GET", op.path);
       wrap.replaceChildren();
       if (chartBox) drawChart(chartBox, series, data.items);
-      if (!data.items.length) {
+      if (!data.items.length && !data.next) {
         wrap.appendChild(el("p", { class: "empty", text: L.empty }));
         return;
       }
       const head = el("tr", {}, Object.entries(fields).map(([n, s]) => el("th", { scope: "col", text: s.label || n })));
       for (const name of computed) head.appendChild(el("th", { scope: "col", text: metricName(name) }));
       if (upd || del) head.appendChild(el("th", { scope: "col" }, [el("span", { class: "sr-only", text: L.actions })]));
-      wrap.appendChild(el("table", {}, [el("thead", {}, [head]), el("tbody", {}, data.items.map(row))]));
+      const body = el("tbody", {}, data.items.map(row));
+      wrap.appendChild(el("table", {}, [el("thead", {}, [head]), body]));
+      more(body, [...data.items], data.next);
     }));
     return chartBox ? [chartBox, wrap] : [wrap];
   }

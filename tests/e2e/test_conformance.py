@@ -8,6 +8,8 @@ types and bodies as documented.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -53,7 +55,7 @@ def test_tool_conforms_to_its_document(deployed, archetype, mode):
     # Driven through each operation's Hypothesis strategy: schemathesis's pytest plugin does not yet run under
     # pytest 9 (it reads a node attribute pytest removed).
     headers = {"Authorization": f"Bearer {auth.mint(USER, SECRET)}"}
-    schema = schemathesis.openapi.from_dict(deployed[archetype]["openapi"])
+    schema = schemathesis.openapi.from_dict(without_page_tokens(deployed[archetype]["openapi"]))
     schema.config.update(base_url=deployed[archetype]["tool_url"])
     operations = [result.ok() for result in schema.get_all_operations()]
     assert operations
@@ -63,6 +65,17 @@ def test_tool_conforms_to_its_document(deployed, archetype, mode):
         # Without a body there is nothing else to mutate, so such operations skip only that one check.
         excluded = [negative_data_rejection] if "requestBody" not in operation.definition.raw else []
         conformance(operation, mode, headers, excluded)()
+
+
+def without_page_tokens(document: dict) -> dict:
+    """The document without lists' ``next``: a page token is opaque, so any string fits its schema, yet only one
+    the list gave is accepted (422 otherwise: tests/unit/test_pages.py). Every other parameter is still tried."""
+    copied = copy.deepcopy(document)
+    for item in copied["paths"].values():
+        for operation in item.values():
+            if "parameters" in operation:
+                operation["parameters"] = [p for p in operation["parameters"] if p["name"] != "next"]
+    return copied
 
 
 def conformance(operation, mode, headers: dict, excluded: list):

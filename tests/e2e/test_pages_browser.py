@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.e2e.conftest import ROOT, Server, aws_client, generate
+from tests.e2e.conftest import ROOT, Server, aws_client, generate, http
 from tests.helpers import ARCHETYPE_PROMPTS, COMPOSED_PROMPTS
 from toolgen.ui.render import templates_dir
 from toolgen.ui.theme import tokens
@@ -188,6 +188,25 @@ def test_a_new_run_shows_in_the_table_the_stats_and_the_chart(server, watched):
     until(page, "document.querySelector('[data-metric=runs] b').textContent === '1'")
     assert page.locator(".chart rect.bar").count() == 1
     assert page.locator("#status").inner_text() == "Saved."
+    assert not watched.errors
+
+
+def test_a_list_longer_than_a_page_shows_more_and_fetches_the_rest(server, watched):
+    # given a run log with more runs than one page holds (100)
+    job = make(server, "I want to log my morning runs", "pg-many")
+    token = server.token("pg-many")
+    for i in range(103):
+        run = {"date": f"2026-11-{1 + i % 28:02d}", "distance": 1 + i % 9, "minutes": 30}
+        assert http("POST", job["tool_url"].rstrip("/") + "/runs", token=token, body=run).status == 201
+    # when the page opens, it shows the first page and a "More" button
+    page = open_tool(watched, job["ui_url"], token)
+    until(page, "document.querySelectorAll('tbody tr').length === 100")
+    more = page.locator("button[data-more]")
+    assert more.inner_text() == "More"
+    # then "More" adds the rest below, and goes away once there is nothing more
+    more.click()
+    until(page, "document.querySelectorAll('tbody tr').length === 103")
+    assert not page.locator("button[data-more]").count()
     assert not watched.errors
 
 

@@ -130,7 +130,7 @@ def test_a_deployed_tool_reads_its_secret_and_rows_without_boto3(aws_env, emulat
     created = app.handle(tool_event("POST", "/tasks", token=token, body={"title": "water the plants"}))
     assert created["statusCode"] == 201, created["body"]
     # read back through boto3 (no TOOLGEN_PARTITION given: where tools made before homes keep their rows)
-    rows = DynamoTable(aws_env.table).query(rows_pk(legacy_home("t-lite"), "lia"))
+    rows = DynamoTable(aws_env.table).query(rows_pk(legacy_home("t-lite"), "lia"), "task#")  # not its SUMMARY
     assert [r["data"]["title"] for r in rows] == ["water the plants"]
     wrong = app.handle(tool_event("GET", "/tasks", token=auth.mint("lia", "another-secret")))
     assert wrong["statusCode"] == 401

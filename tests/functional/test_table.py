@@ -85,3 +85,28 @@ def test_aws_errors_become_toolgen_errors_with_their_code(aws_env, table):
     with pytest.raises(AWSError) as caught:
         missing.get("p", "s")
     assert caught.value.aws_code == "ResourceNotFoundException"
+
+
+def test_query_page_takes_a_limit_a_direction_and_its_own_next_key(table):
+    pk = sortable_id("x")
+    for i in range(7):
+        table.put({"pk": pk, "sk": f"row#{i:03d}"})
+    page, following = table.query_page(pk, "row#", limit=3, newest_first=True)
+    assert [i["sk"] for i in page] == ["row#006", "row#005", "row#004"] and following == {"pk": pk, "sk": "row#004"}
+    page, following = table.query_page(pk, "row#", following, limit=3, newest_first=True)
+    assert [i["sk"] for i in page] == ["row#003", "row#002", "row#001"]
+    page, _ = table.query_page(pk, "row#", {"pk": pk, "sk": "row#001"}, limit=3)  # a plain key, going up
+    assert [i["sk"] for i in page] == ["row#002", "row#003", "row#004"]
+
+
+def test_bounded_counters_refuse_past_their_bound_alone_and_in_a_transaction(table):
+    pk = sortable_id("x")
+    assert table.add(pk, "count", {"n": 1}, below={"n": 2})["n"] == 1
+    assert table.add(pk, "count", {"n": 1}, below={"n": 2})["n"] == 2
+    with pytest.raises(ConflictError):
+        table.add(pk, "count", {"n": 1}, below={"n": 2})
+    with pytest.raises(ConflictError):
+        table.transact([Put({"pk": pk, "sk": "row"}), Change(pk, "count", adds={"n": 1}, below={"n": 2})])
+    assert table.get(pk, "row") is None and table.get(pk, "count")["n"] == 2
+    table.transact([Put({"pk": pk, "sk": "row"}), Change(pk, "count", adds={"n": 1}, below={"n": 3})])
+    assert table.get(pk, "row") is not None and table.get(pk, "count")["n"] == 3

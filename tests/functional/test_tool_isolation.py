@@ -48,8 +48,10 @@ def test_a_tools_credentials_reach_its_own_rows_and_no_other_tools_nor_the_platf
     def query(pk: str):
         return ddb.query(TableName=table, KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"S": pk}})
 
-    # its own: the person's rows, its counters and lease slots
-    assert [i["data"]["M"]["title"]["S"] for i in query(rows_pk(one.home, "iris"))["Items"]] == ["mop"]
+    # its own: the person's rows and their summary (how many, their version), its counters and lease slots
+    own = query(rows_pk(one.home, "iris"))["Items"]
+    assert [i["data"]["M"]["title"]["S"] for i in own if "data" in i] == ["mop"]
+    assert [i["rows"]["N"] for i in own if i["sk"]["S"] == "SUMMARY"] == ["1"]
     assert ddb.get_item(TableName=table, Key={"pk": {"S": one.home}, "sk": {"S": usage_sk("iris")}})["Item"]
     # not the other tool's rows, to read or to write, nor its counters
     assert _denied(lambda: query(rows_pk(other.home, "iris")))

@@ -163,3 +163,15 @@ def test_an_integers_example_is_a_whole_number_even_when_its_minimum_is_written_
     # a model copies the example, and Dify cannot make an integer of "20.0"
     pulse = FieldSpec(type="integer", label="Pulse", minimum=20.0, maximum=250.0)
     assert example(pulse) == 20 and isinstance(example(pulse), int)
+
+
+def test_a_list_documents_its_pages_and_a_create_its_cap():
+    spec = spec_for("I want to log my morning runs")
+    listed = spec["paths"]["/runs"]["get"]
+    params = {p["name"]: p for p in listed["parameters"]}
+    assert params["next"]["in"] == "query" and not params["next"]["required"]
+    assert params["next"]["schema"]["type"] == "string"
+    answer = listed["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(answer["required"]) == {"items", "next"}
+    assert {b["type"] for b in answer["properties"]["next"]["anyOf"]} == {"string", "null"}
+    assert "409" in spec["paths"]["/runs"]["post"]["responses"]

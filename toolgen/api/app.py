@@ -23,7 +23,7 @@ from aws_lambda_powertools.event_handler.openapi.types import (
 )
 from botocore.exceptions import ClientError
 
-from toolgen import __version__, auth, bounds, jobs
+from toolgen import __version__, auth, bounds, cursor, jobs
 from toolgen.accounts import Account
 from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
@@ -82,6 +82,7 @@ ERRORS: dict[int, OpenAPIResponse] = {
     422: {"description": "Invalid request", "content": _ERROR},
     503: {"description": "A service the platform uses failed; retry", "content": _ERROR},
 }
+PAGE_DEFAULT, PAGE_MAX = 100, 500  # items in one page of /v1/tools and /v1/memories
 # The answer's own schema comes from the route's return annotation (a response without content).
 OK: dict[int, OpenAPIResponse] = {200: {"description": "OK"}}
 
@@ -351,9 +352,19 @@ def _summary(record: ToolRecord) -> dict[str, Any]:
     }
 
 
+# A list's page: `limit` and `next` (toolgen/cursor.py), as the tools' own lists take them.
+Limit = Annotated[int, Query(ge=1, le=PAGE_MAX, description="At most this many in one page")]
+Next = Annotated[
+    str | None,
+    Query(min_length=1, max_length=cursor.MAX_TOKEN, description="The `next` of the previous page, as it was given"),
+]
+
+
 @app.get("/v1/tools", responses={**OK, **ERRORS})
-def list_tools() -> ToolList:
-    return ToolList(tools=[ToolSummary(**_summary(r)) for r in services().tools.list(_user())])
+def list_tools(limit: Limit = PAGE_DEFAULT, next: Next = None) -> ToolList:
+    """The person's tools, newest first, a page at a time."""
+    records, following = services().tools.page(_user(), next, limit)
+    return ToolList(tools=[ToolSummary(**_summary(r)) for r in records], next=following)
 
 
 @app.get("/v1/tools/<tool_id>", responses={**OK, **ERRORS})
@@ -411,10 +422,17 @@ def add_memory(body: NewMemoryRequest) -> Response[MemoryView]:
 def list_memories(
     q: Annotated[str | None, Query(max_length=200, description="only memories matching these words")] = None,
     all: Annotated[bool, Query(description="include superseded memories")] = False,
+    limit: Limit = PAGE_DEFAULT,
+    next: Next = None,
 ) -> MemoryList:
+    """The person's memories, oldest first, a page at a time; with ``q``, the newest ``limit`` that match."""
     store, user = services().memories, _user()
-    found = store.search(user, q) if q else store.list(user, include_superseded=all)
-    return MemoryList(memories=[_memory_view(m) for m in found])
+    if q:  # a search answers one page of matches; a page token continues a list, not a search
+        if next is not None:
+            raise InvalidInputError("next continues a list, not a search: leave out q or next")
+        return MemoryList(memories=[_memory_view(m) for m in store.search(user, q)[:limit]], next=None)
+    found, following = store.list_page(user, next, limit, include_superseded=all)
+    return MemoryList(memories=[_memory_view(m) for m in found], next=following)
 
 
 @app.patch("/v1/memories/<memory_id>", responses={**OK, **ERRORS})

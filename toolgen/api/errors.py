@@ -12,6 +12,7 @@ from toolgen import errors
 STATUS: dict[type[errors.ToolgenError], int] = {
     errors.InvalidInputError: 400,
     errors.IdempotencyKeyReusedError: 422,  # as the IETF draft on Idempotency-Key says
+    errors.BadPageTokenError: 422,  # well-formed, but not a token of this list: as any other invalid field
     errors.AuthError: 401,
     errors.NotFoundError: 404,
     errors.ConflictError: 409,

@@ -26,7 +26,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from toolgen.errors import InvalidInputError, NotFoundError
+from toolgen import cursor
+from toolgen.bounds import MAX_MEMORIES_PER_PERSON
+from toolgen.errors import BadPageTokenError, ConflictError, InvalidInputError, NotFoundError, TooManyMemoriesError
 from toolgen.ids import MEMORY_ID_RE, id_at, sortable_id
 from toolgen.memory import statement
 from toolgen.memory.extract import Fact, Reader, RuleReader
@@ -37,6 +39,7 @@ from toolgen.table import Change, ItemTable, Put, user_pk
 
 logger = logging.getLogger(__name__)
 PROFILE = "PROFILE"
+COUNT = "MEMCOUNT"  # how many memories the person keeps (the cap); apart from PROFILE, which is written whole
 LOG = "MEMLOG#"  # the change log: one item per memory version, naming the memories that version changed
 LOG_KEPT_S = 7 * 86_400  # the table's TTL removes log entries after a week (an index older than that reloads)
 COUNTERS = ("uses", "turns", "interventions_tried", "interventions_succeeded")
@@ -48,6 +51,9 @@ class MemoryStore(Protocol):
     def learn(self, user: str, text: str, *, source: str = "api", fact: Fact | None = None) -> Memory: ...
     def get(self, user: str, memory_id: str) -> Memory: ...
     def list(self, user: str, *, include_superseded: bool = False) -> builtins.list[Memory]: ...
+    def list_page(
+        self, user: str, token: str | None, limit: int, *, include_superseded: bool = False
+    ) -> tuple[builtins.list[Memory], str | None]: ...
     def search(self, user: str, query: str) -> builtins.list[Memory]: ...
     def edit(self, user: str, memory_id: str, text: str) -> Memory: ...
     def delete(self, user: str, memory_id: str) -> None: ...
@@ -134,6 +140,23 @@ class DynamoMemoryStore:
     def list(self, user: str, *, include_superseded: bool = False) -> builtins.list[Memory]:
         memories = [Memory.model_validate(_fields(i)) for i in self.table.query(user_pk(user), "MEM#")]
         return memories if include_superseded else [m for m in memories if m.status == "active"]
+
+    def list_page(
+        self, user: str, token: str | None, limit: int, *, include_superseded: bool = False
+    ) -> tuple[builtins.list[Memory], str | None]:
+        """Up to ``limit`` of the person's memories, oldest first, from where ``token`` says (BadPageTokenError if
+        it is not one this list gave), and the token of the next page (None after the last). Superseded memories
+        are left out of a page unless asked for, so a page may hold fewer than ``limit``."""
+        try:
+            start = cursor.decode(token, user_pk(user), "MEM#") if token is not None else None
+        except cursor.BadToken as e:
+            raise BadPageTokenError(f"next: {e}", details={"next": str(e)}) from e
+        items, following = self.table.query_page(user_pk(user), "MEM#", start, limit=limit + 1)
+        if len(items) > limit:  # one more than asked: the last page is never an empty one
+            items, following = items[:limit], {"pk": user_pk(user), "sk": items[limit - 1]["sk"]}
+        memories = [Memory.model_validate(_fields(i)) for i in items]
+        kept = memories if include_superseded else [m for m in memories if m.status == "active"]
+        return kept, cursor.encode(following)
 
     def search(self, user: str, query: str) -> builtins.list[Memory]:
         """Memories whose text or words match ``query`` (every word of it), newest first."""
@@ -267,9 +290,39 @@ class DynamoMemoryStore:
         created = self._history(user, memory.memory_id, "created", now, text=text, key=key, value=value, source=source)
         if pointer is not None and key and pointer.get("value") != value:
             ended.append((pointer, "superseded"))  # a new value for the same key: the old one is superseded
+        self._count(user, 1)
+        try:
+            self._write_new(user, memory, created, pointer, ended, text)
+        except Exception:
+            self._count(user, -1)  # not kept after all: the count follows
+            raise
+        return memory
+
+    def _count(self, user: str, change: int) -> None:
+        """Count a memory in (refused past the cap) or out."""
+        try:
+            bound = {"memories": MAX_MEMORIES_PER_PERSON} if change > 0 else None
+            self.table.add(user_pk(user), COUNT, {"memories": change}, below=bound)
+        except ConflictError as e:
+            raise TooManyMemoriesError(
+                f"you keep {MAX_MEMORIES_PER_PERSON} memories, the most one person may: forget some first",
+                details={"limit": MAX_MEMORIES_PER_PERSON},
+            ) from e
+
+    def _write_new(
+        self,
+        user: str,
+        memory: Memory,
+        created: dict[str, Any],
+        pointer: dict[str, Any] | None,
+        ended: builtins.list[tuple[dict[str, Any], str]],
+        text: str,
+    ) -> None:
+        """A new memory's items, with what it supersedes or ends."""
+        key, value, now = memory.key, memory.value, memory.created_at
         if not ended:
             self.table.put_many([self._item(memory), self._pointer(memory), created, *self._version(user, memory)])
-            return memory
+            return
         changed = [memory.memory_id, *(old["memory_id"] for old, _ in ended)]
         steps: list[Put | Change] = [Put(self._item(memory)), Put(created)]
         steps += [Put(item) for item in self._version(user, *changed)]
@@ -294,7 +347,6 @@ class DynamoMemoryStore:
         for old, event in ended:
             if event == "ended" and old["sk"] != _pointer_sk(key, text):
                 self.table.delete(user_pk(user), old["sk"])  # nothing holds that fact now
-        return memory
 
     def _held(
         self, user: str, reading: statement.Reading, key: str | None
@@ -358,6 +410,7 @@ class DynamoMemoryStore:
         if item and item.get("memory_id") == memory_id:
             self.table.delete(user_pk(user), pointer)
         self.table.put_many(self._version(user, memory_id))
+        self._count(user, -1)
 
     def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None:
         """Add reward counters (uses, turns, interventions) to memories, each change in its history."""
@@ -409,7 +462,7 @@ class DynamoMemoryStore:
     def forget_user(self, user: str) -> int:
         """Delete every memory item of the person (memories, history, pointers, profile); how many."""
         count = 0
-        for prefix in ("MEM#", "MEMH#", "MEMKEY#", "MEMTEXT#", PROFILE):
+        for prefix in ("MEM#", "MEMH#", "MEMKEY#", "MEMTEXT#", PROFILE, COUNT):
             count += self.table.delete_prefix(user_pk(user), prefix)
         count += self.table.delete_prefix(log_pk(user))
         return count

@@ -201,7 +201,7 @@ class ToolApp:
         if kind == "create":
             return response(201, operations.create(self.program, op, rows, body, today))
         if kind == "list":
-            return response(200, {"items": operations.list_rows(self.program, op, rows, query, today)})
+            return response(200, operations.list_rows(self.program, op, rows, query, today))
         if kind == "get":
             return response(200, rows.get(op.entity, row_id or ""))
         if kind == "update":
@@ -221,7 +221,7 @@ class ToolApp:
 def accepted_query(op: Any) -> set[str]:
     """The query parameters an operation reads; any other is refused, as unknown body fields are."""
     if op.kind == "list":
-        return {"limit", *op.filters}
+        return {"limit", "next", *op.filters}
     if op.kind == "aggregate":
         return set(op.filters)
     if op.kind in ("compute", "fetch") and op.method == "GET":

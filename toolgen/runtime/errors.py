@@ -42,5 +42,9 @@ class Invalid(ToolCallError):
     status, code = 422, "invalid_input"
 
 
+class TooMany(ToolCallError):
+    status, code = 409, "too_many_rows"
+
+
 class UpstreamError(ToolCallError):
     status, code = 502, "upstream_error"

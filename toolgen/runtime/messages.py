@@ -36,6 +36,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     # app.py
     "not_owner": ("this tool belongs to someone else", "这个工具属于别人"),
     "unknown_query": ("unknown query parameters", "有无法识别的查询参数"),
+    "bad_next": ("next is not a page token of this list", "next 不是这个列表给出的翻页标记"),
+    "too_many_rows": (
+        "this tool keeps at most {limit} rows for one person: delete some before adding more",
+        "这个工具每人最多保存 {limit} 条记录，请先删除一些再添加",
+    ),
     "repeated_query": ("a query parameter is given more than once", "有查询参数重复出现"),
     "no_route": ("no route {method} {path}", "没有这个接口：{method} {path}"),
     "nothing_to_change": ("nothing to change", "没有要修改的内容"),

@@ -9,7 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from toolgen.runtime import expressions
+from toolgen.bounds import FIGURE_ROWS
+from toolgen.runtime import expressions, figures
 from toolgen.runtime.errors import Invalid
 from toolgen.runtime.messages import Message
 from toolgen.runtime.rows import RowStore
@@ -61,24 +62,40 @@ def _sort_key(name: str, spec: FieldSpec | None) -> Any:
     return (lambda r: order.get(r[name], len(order))) if order is not None else (lambda r: r[name])
 
 
+KEY_ORDER = ("created_at", "id")  # sorts the table's own key order already gives (ids sort by creation time)
+
+
 def list_rows(
     program: ToolProgram, op: ListOp, rows: RowStore, query: dict[str, str], today: dt.date
-) -> list[dict[str, Any]]:
-    """Rows (filtered, with computed fields), sorted (enum fields in their declared order), limited."""
+) -> dict[str, Any]:
+    """One page: up to ``limit`` rows in the order they were made (newest first, unless the sort is by creation,
+    oldest first), filtered, with computed fields, sorted by the operation's sort (enum fields in their declared
+    order); and ``next``, the token of the following page (None after the last).
+
+    A page is read in the table's key order, so its cost is ``limit`` rows whatever the person keeps; the sort
+    orders a page, and the whole list when it fits in one page (a sort by creation orders every page alike). A
+    filter keeps a page's matching rows, so a page may hold fewer than ``limit``: only a missing ``next`` ends it.
+    """
     entity = program.entities[op.entity]
     limit = op.limit
     if "limit" in query:
         limit = int(check_number("limit", query["limit"], "integer", 1, op.limit, from_text=True))
     wanted = _filters(entity, op.filters, query)
-    items = [r for r in rows.all(op.entity) if _matches(r, wanted)]
+    name, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
+    newest_first = reverse or name not in KEY_ORDER
+    # "null" or nothing is the first page: what a model writes for an optional input it has no value for (Dify)
+    token = query.get("next") if query.get("next") not in ("", "null") else None
+    page, following = rows.page(op.entity, token, limit, newest_first=newest_first)
+    if newest_first:  # rows the sort ties keep the order they were made in, oldest first, as they always have
+        page.reverse()
+    items = [r for r in page if _matches(r, wanted)]
     if op.computed:
         items = [{**r, **expressions.row_values(op.computed, r, op.constants, today=today)} for r in items]
     items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
-    name, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
     present = sorted(
         (r for r in items if r.get(name) is not None), key=_sort_key(name, entity.fields.get(name)), reverse=reverse
     )
-    return (present + [r for r in items if r.get(name) is None])[:limit]
+    return {"items": present + [r for r in items if r.get(name) is None], "next": following}
 
 
 def _in_period(value: Any, period: str, today: dt.date) -> bool:
@@ -98,10 +115,15 @@ def _in_period(value: Any, period: str, today: dt.date) -> bool:
 def aggregate(
     program: ToolProgram, op: AggregateOp, rows: RowStore, query: dict[str, str], today: dt.date
 ) -> dict[str, Any]:
-    """Figures over the rows (of the current day, week or month when the operation says so), maybe per group."""
+    """Figures over the newest rows (of the current day, week or month when the operation says so), maybe per
+    group; kept until the next write (figures.py)."""
     entity = program.entities[op.entity]
     wanted = _filters(entity, op.filters, query)
-    items = [r for r in rows.all(op.entity) if _matches(r, wanted)]
+    return figures.kept_or_computed(rows, op, wanted, today, lambda: _figures(entity, op, rows, wanted, today))
+
+
+def _figures(entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], today: dt.date) -> dict[str, Any]:
+    items = [r for r in rows.recent(op.entity, FIGURE_ROWS) if _matches(r, wanted)]
     items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
     if op.period:
         items = [r for r in items if _in_period(r.get(op.period_field), op.period, today)]

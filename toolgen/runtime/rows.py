@@ -1,6 +1,16 @@
 """A tool's rows: one partition per tool and person (``<home>#<user>``, toolgen/table.py), one item per row.
 
 Field values sit in a ``data`` map so that no field name can collide with the table's own attributes.
+
+Beside the rows, the partition holds a summary item (``SUMMARY``: no entity's rows sort under it, their keys being
+``<entity>#<id>`` in lower case): how many rows the person keeps, for the cap (bounds.MAX_ROWS_PER_PERSON), and a
+version that every write moves, which figures cached in ``FIGURES#<operation>`` items are checked against
+(figures.py). Every write moves the version after its own write, so a figure computed meanwhile is never kept as
+current. A create counts itself with a conditional update that refuses past the cap, and takes its row back when
+refused, so concurrent creates cannot leave more rows than the cap. (Not a transaction: moto, the embedded
+emulator's DynamoDB, copies the whole table for each one, which took a create past its 10 s timeout at 100,000
+rows.) Rows made before the summary existed are not counted (the cap is then that many rows late).
+Reads are pages: a page of a list, or the newest rows up to a bound for figures; nothing here reads every row.
 """
 
 from __future__ import annotations
@@ -8,13 +18,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from toolgen import cursor
+from toolgen.bounds import MAX_ROWS_PER_PERSON
 from toolgen.errors import ConflictError
 from toolgen.ids import ROW_ID_RE, sortable_id
-from toolgen.runtime.errors import RouteNotFound
+from toolgen.runtime.errors import Invalid, RouteNotFound, TooMany
 from toolgen.runtime.messages import Message
 from toolgen.table import ItemTable, rows_pk
 
 UPDATE_ATTEMPTS = 3
+SUMMARY = "SUMMARY"
+FIGURES = "FIGURES#"
 
 
 def _now() -> str:
@@ -44,20 +58,66 @@ class RowStore:
 
     def create(self, entity: str, data: dict[str, Any]) -> dict[str, Any]:
         row_id, now = sortable_id("r"), _now()
+        sk = f"{entity}#{row_id}"
         item = {
             "pk": self.pk,
-            "sk": f"{entity}#{row_id}",
+            "sk": sk,
             "id": row_id,
             "data": data,
             "created_at": now,
             "updated_at": now,
         }
         self.table.put(item, if_absent=True)
+        try:  # counted after it is written, so a figure computed meanwhile is not kept as current
+            self.table.add(self.pk, SUMMARY, {"rows": 1, "version": 1}, below={"rows": MAX_ROWS_PER_PERSON})
+        except ConflictError:
+            self.table.delete(self.pk, sk)  # past the cap: taken back, never seen by a figure
+            raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
         return _row(item)
 
-    def all(self, entity: str) -> list[dict[str, Any]]:
-        """Every row of ``entity``, oldest first (ids sort by creation time)."""
-        return [_row(item) for item in self.table.query(self.pk, f"{entity}#")]
+    def page(
+        self, entity: str, token: str | None, limit: int, *, newest_first: bool
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """Up to ``limit`` rows of ``entity`` in the order they were made (ids sort by creation time), from where
+        ``token`` says, and the token of the next page (None after the last)."""
+        prefix = f"{entity}#"
+        try:
+            start = cursor.decode(token, self.pk, prefix) if token is not None else None
+        except cursor.BadToken as e:
+            raise Invalid(Message("bad_next"), details={"next": str(e)}) from e
+        # one row more than asked: whether another page exists is known now, so the last page is never empty
+        items, following = self.table.query_page(self.pk, prefix, start, limit=limit + 1, newest_first=newest_first)
+        if len(items) > limit:
+            items, following = items[:limit], {"pk": self.pk, "sk": items[limit - 1]["sk"]}
+        return [_row(item) for item in items], cursor.encode(following)
+
+    def recent(self, entity: str, most: int) -> list[dict[str, Any]]:
+        """The ``most`` newest rows of ``entity``, oldest first: what a figure reads, whatever the row count."""
+        found: list[dict[str, Any]] = []
+        start = None
+        while len(found) < most:
+            items, start = self.table.query_page(
+                self.pk, f"{entity}#", start, limit=most - len(found), newest_first=True
+            )
+            found.extend(items)
+            if start is None:
+                break
+        return [_row(item) for item in reversed(found)]
+
+    def summary(self) -> dict[str, Any]:
+        """The partition's summary: ``rows`` kept and the ``version`` of its rows (both 0 before any write)."""
+        return self.table.get(self.pk, SUMMARY) or {}
+
+    def kept(self, name: str) -> dict[str, Any] | None:
+        """A figure kept by figures.py under ``name``."""
+        return self.table.get(self.pk, FIGURES + name)
+
+    def keep(self, name: str, value: dict[str, Any]) -> None:
+        self.table.put({"pk": self.pk, "sk": FIGURES + name, **value})
+
+    def _moved(self, rows: int = 0) -> None:
+        """After a write: the version moves (cached figures are no longer current), the count follows."""
+        self.table.add(self.pk, SUMMARY, {"rows": rows, "version": 1} if rows else {"version": 1})
 
     def get(self, entity: str, row_id: str) -> dict[str, Any]:
         item = self.table.get(self.pk, self._sk(entity, row_id))
@@ -79,9 +139,11 @@ class RowStore:
                 )
             except ConflictError:
                 continue
+            self._moved()
             return _row(updated)
         raise ConflictError(f"{entity} {row_id} kept changing; try again")
 
     def delete(self, entity: str, row_id: str) -> None:
         if not self.table.delete(self.pk, self._sk(entity, row_id)):
             raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
+        self._moved(rows=-1)

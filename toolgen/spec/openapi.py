@@ -15,6 +15,7 @@ from typing import Any
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
+from toolgen.cursor import MAX_TOKEN
 from toolgen.errors import StageError
 from toolgen.program import (
     AggregateOp,
@@ -48,6 +49,7 @@ ERRORS = {
     "401": "Missing or invalid bearer token",
     "403": "This tool belongs to someone else",
     "404": "No such route or row",
+    "409": "The row changed meanwhile (try again), or the person keeps as many rows as the tool allows",
     "422": "A field is missing or invalid",
     "502": "The outside source failed or answered something unexpected",
 }
@@ -129,12 +131,23 @@ def _list(program: ToolProgram, op: ListOp) -> tuple[dict[str, Any], dict[str, A
         "name": "limit",
         "in": "query",
         "required": False,
-        "description": "At most this many rows",
+        "description": "At most this many rows in one page",
         "schema": {"type": "integer", "minimum": 1, "maximum": op.limit, "default": op.limit},
     }
+    following = {
+        "name": "next",
+        "in": "query",
+        "required": False,
+        "description": "The `next` of the previous answer, as it was given; left out or null: the first page",
+        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_TOKEN},
+    }
     items = {"type": "array", "items": _row(program, op.entity, op.computed)}
-    schema = {"type": "object", "properties": {"items": items}, "required": ["items"]}
-    return {"parameters": [limit, *_filters(program, op)]}, {"200": _json("Rows, sorted", schema)}
+    token = {  # anyOf, never a type list: Dify's import fails on one (fields.py)
+        "anyOf": [{"type": "string"}, {"type": "null"}],
+        "description": "Pass as `next` for the following page; null when this page is the last",
+    }
+    schema = {"type": "object", "properties": {"items": items, "next": token}, "required": ["items", "next"]}
+    return {"parameters": [limit, following, *_filters(program, op)]}, {"200": _json("A page of rows", schema)}
 
 
 def _aggregate(program: ToolProgram, op: AggregateOp) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -203,8 +216,9 @@ def _operation(program: ToolProgram, op: Any) -> dict[str, Any]:
     else:
         request, responses = _fetch(program, op)
     for code in ERRORS:
-        if code != "502":  # only a fetch reaches outside; it declares its own
-            responses.setdefault(code, {"$ref": f"#/components/responses/E{code}"})
+        if code == "502" or (code == "409" and not isinstance(op, CreateOp | UpdateOp)):
+            continue  # only a fetch reaches outside (it declares its own 502); only writes of rows conflict
+        responses.setdefault(code, {"$ref": f"#/components/responses/E{code}"})
     return {**doc, **request, "responses": responses}
 
 

@@ -1,0 +1,57 @@
+"""Figures (aggregate operations) kept between writes, so that asking again costs two item reads.
+
+Why a cache checked against a version, and not figures maintained on write: a figure is any expression over
+columns (sums and counts, but also streak, settle, first and last, min and max that a delete can undo), filtered by
+conditions that move with the day (``where``, ``period``) and by the caller's own query; keeping each of them up to
+date on every write would mean a rule per function and per condition, and getting one wrong gives wrong numbers
+silently. A cache is right by construction: the partition's version (rows.py's summary) moves with every write,
+and a kept figure is used only while the version, the operation's query and the day are those it was computed
+for. What it costs:
+- asked again with nothing written: the summary and the kept figure, two GetItems, whatever the row count;
+- after a write, one recomputation over the newest ``bounds.FIGURE_ROWS`` rows (2,000, read a page at a time,
+  newest first): bounded by that, not by the rows a person keeps. A person with more rows has figures over their
+  newest 2,000 (before, over their newest 10,000, but every such call read every row and timed out locally).
+A figure that draws at random (``pick``) is never kept: asking again must be able to draw again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from toolgen.runtime.rows import RowStore
+
+MAX_KEPT = 64 * 1024  # characters of JSON: a larger answer (many groups) is recomputed rather than stored
+
+
+def _question(op: Any, wanted: dict[str, Any], today: dt.date) -> str:
+    """What the figures answer: the operation, the caller's filters and the day (periods and dates move with it)."""
+    text = json.dumps([op.id, sorted(wanted.items()), today.isoformat()], default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _random(op: Any) -> bool:
+    return any("pick(" in expr for expr in [*op.metrics.values(), op.where or ""])
+
+
+def kept_or_computed(
+    rows: RowStore, op: Any, wanted: dict[str, Any], today: dt.date, compute: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """The operation's figures: as kept, when nothing was written since and the question is the same; else
+    ``compute()``, kept for next time."""
+    if _random(op):
+        return compute()
+    version = rows.summary().get("version", 0)  # read before the rows: a write after it makes what we keep stale
+    question = _question(op, wanted, today)
+    kept = rows.kept(op.id)
+    if kept and kept.get("version") == version and kept.get("question") == question:
+        answer: dict[str, Any] = json.loads(kept["answer"])
+        return answer
+    answer = compute()
+    text = json.dumps(answer, ensure_ascii=False)
+    if len(text) <= MAX_KEPT:
+        rows.keep(op.id, {"version": version, "question": question, "answer": text})
+    return answer
