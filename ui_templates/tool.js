@@ -261,6 +261,7 @@
           box.appendChild(el("div", { class: "stat", "data-metric": k }, [el("b", { text: show(v) }), el("span", { text: metricName(k) })]));
         }
       }
+      if (data.newest) box.appendChild(el("p", { class: "note", text: L.newest.replace("{n}", String(data.newest)) }));
     }));
     return box;
   }

@@ -146,13 +146,21 @@ def test_a_figure_asked_again_reads_no_rows():
     fill(app, 3_000)
     app.table.read = 0
     first = call(app, "GET", "/stats")
-    # (computing them read the newest FIGURE_ROWS rows, not all 3,000)
-    assert first[1]["metrics"]["runs"] == FIGURE_ROWS and app.table.read <= FIGURE_ROWS + 5
+    # (computing them read the newest FIGURE_ROWS rows, not all 3,000, and the answer says so)
+    assert first[1]["metrics"]["runs"] == FIGURE_ROWS and app.table.read <= FIGURE_ROWS + 6
+    assert first[1]["newest"] == FIGURE_ROWS
     # when asked again with nothing written
     app.table.read = 0
     again = call(app, "GET", "/stats")
     # then the same figures come from what was kept: a handful of item reads
     assert again == first and app.table.read <= 3
+
+
+def test_figures_over_every_row_do_not_say_newest():
+    app = runs_app()
+    fill(app, 30)
+    status, answer = call(app, "GET", "/stats")
+    assert status == 200 and answer["metrics"]["runs"] == 30 and "newest" not in answer
 
 
 def test_a_figure_after_a_write_counts_the_write():

@@ -123,7 +123,18 @@ def aggregate(
 
 
 def _figures(entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], today: dt.date) -> dict[str, Any]:
-    items = [r for r in rows.recent(op.entity, FIGURE_ROWS) if _matches(r, wanted)]
+    read = rows.recent(op.entity, FIGURE_ROWS + 1)  # one more than the window: whether there are older rows
+    partial = len(read) > FIGURE_ROWS
+    answer = _over(entity, op, read[-FIGURE_ROWS:], wanted, today)
+    if partial:  # said, never silent: a total over the newest rows is not the all-time total
+        answer["newest"] = FIGURE_ROWS
+    return answer
+
+
+def _over(
+    entity: Entity, op: AggregateOp, read: list[dict[str, Any]], wanted: dict[str, Any], today: dt.date
+) -> dict[str, Any]:
+    items = [r for r in read if _matches(r, wanted)]
     items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
     if op.period:
         items = [r for r in items if _in_period(r.get(op.period_field), op.period, today)]

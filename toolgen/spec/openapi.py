@@ -15,6 +15,7 @@ from typing import Any
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
+from toolgen.bounds import FIGURE_ROWS
 from toolgen.cursor import MAX_TOKEN
 from toolgen.errors import StageError
 from toolgen.program import (
@@ -152,11 +153,15 @@ def _list(program: ToolProgram, op: ListOp) -> tuple[dict[str, Any], dict[str, A
 
 def _aggregate(program: ToolProgram, op: AggregateOp) -> tuple[dict[str, Any], dict[str, Any]]:
     metrics = {"type": "object", "properties": {m: FIGURE for m in op.metrics}}
+    newest = {
+        "type": "integer",
+        "description": f"present when there are more rows than this: the figures are over the newest {FIGURE_ROWS}",
+    }
     if op.group_by:
         group = {"type": "object", "properties": {"key": {"type": "string"}, "metrics": metrics}}
-        schema = {"type": "object", "properties": {"groups": {"type": "array", "items": group}}}
+        schema = {"type": "object", "properties": {"groups": {"type": "array", "items": group}, "newest": newest}}
     else:
-        schema = {"type": "object", "properties": {"metrics": metrics}}
+        schema = {"type": "object", "properties": {"metrics": metrics, "newest": newest}}
     params = _filters(program, op)
     return ({"parameters": params} if params else {}), {"200": _json("Figures over the stored rows", schema)}
 
