@@ -194,7 +194,8 @@ def process(message: JobMessage, services: Services, *, deadline: float | None =
         reason = e.message if isinstance(e, ToolgenError) else f"internal error: {type(e).__name__}"
         if not isinstance(e, ToolgenError):
             logger.exception("job %s failed unexpectedly", job.job_id)
-        _undo(made, services)
+        with services.jobs.heartbeat(job):  # a rollback takes time too: its worker is not dead meanwhile
+            _undo(made, services)
         if isinstance(e, AWSError) and e.aws_code in OUT_OF_CAPACITY and job.waits < MAX_WAITS:
             return _wait_for_capacity(job, message, services, e)
         job.status, job.error = "failed", reason

@@ -5,6 +5,7 @@ the emulator listens on loopback whatever address the gateway is given."""
 from __future__ import annotations
 
 import json
+import socket
 import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
@@ -101,3 +102,22 @@ def test_the_emulator_listens_on_loopback_whatever_host_the_gateway_is_given(tmp
     with running_server(tmp_path / "home", {}, ("--host", "0.0.0.0")) as open_server:
         assert urlsplit(open_server.url).hostname == "0.0.0.0"
         assert urlsplit(open_server.aws_endpoint).hostname == "127.0.0.1"
+        port = urlsplit(open_server.aws_endpoint).port
+        outside = _outside_address()
+        if outside is None:
+            pytest.skip("this machine has no address but loopback to try the emulator's port from")
+        # the gateway answers on the machine's own address; the emulator's port does not
+        assert http("GET", f"http://{outside}:{urlsplit(open_server.url).port}/v1/health").status == 200
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection((outside, port), timeout=5).close()
+
+
+def _outside_address() -> str | None:
+    """An address of this machine that is not loopback, if it has one."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the interface a route would use
+        except OSError:
+            return None
+        address = probe.getsockname()[0]
+    return None if address.startswith("127.") or address == "0.0.0.0" else address

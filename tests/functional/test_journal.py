@@ -36,6 +36,75 @@ def test_a_torn_last_record_is_dropped_and_the_whole_ones_are_kept(tmp_path):
     reopened.close()
 
 
+def test_a_damaged_record_with_acknowledged_ones_after_it_refuses_to_start(tmp_path):
+    # given a journal whose second of three records was damaged on disk (not a torn tail)
+    journal = Journal(tmp_path)
+    for n in range(3):
+        journal.append({"m": "POST", "u": f"/{n}", "h": {}, "b": ""})
+    journal.close()
+    data = bytearray((tmp_path / "journal").read_bytes())
+    second = HEADER.size + HEADER.unpack_from(data, 0)[0] + HEADER.size
+    data[second] = ord("#")
+    (tmp_path / "journal").write_bytes(bytes(data))
+    # then nothing is cut off silently: the start is refused, naming the record
+    with pytest.raises(ConfigError, match="damaged at record 2"):
+        Journal(tmp_path)
+    assert (tmp_path / "journal").read_bytes() == bytes(data)
+
+
+def test_a_write_the_journal_cannot_keep_is_never_acknowledged_nor_any_after_it(tmp_path, monkeypatch):
+    import os as os_module
+
+    from toolgen.local import journal as journal_module
+    from toolgen.local.journal import JournalBroken
+
+    journal = Journal(tmp_path)
+    journal.recording = True
+    real_write = os_module.write
+
+    def disk_full(fd, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal_module.os, "write", disk_full)
+    with pytest.raises(JournalBroken):
+        journal.append({"m": "POST", "u": "/0", "h": {}, "b": ""})
+    monkeypatch.setattr(journal_module.os, "write", real_write)
+    # the next write is refused too (the emulator holds one the journal does not): a 503, not an acknowledgement
+    answered: list[str] = []
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return [b"{}"]
+
+    wrapped = journal.middleware(app)
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "QUERY_STRING": "",
+        "CONTENT_LENGTH": "0",
+        "wsgi.input": io.BytesIO(),
+        "HTTP_AUTHORIZATION": _signed("dynamodb"),
+        "HTTP_X_AMZ_TARGET": "DynamoDB_20120810.PutItem",
+    }
+    body = b"".join(wrapped(environ, lambda status, headers, *_: answered.append(status)))
+    assert answered == ["503 Service Unavailable"] and b"could not be written" in body
+    assert journal.records == 0
+    journal.close()
+
+
+def test_a_write_that_does_not_apply_again_is_reported_not_skipped_silently(tmp_path):
+    journal = Journal(tmp_path)
+    for n in range(3):
+        journal.append({"m": "POST", "u": f"/{n}", "h": {}, "b": ""})
+
+    def app(environ, start_response):  # the second write fails when replayed
+        start_response("400 Bad Request" if environ["PATH_INFO"] == "/1" else "200 OK", [])
+        return [b""]
+
+    assert journal.replay(app) == 3
+    assert journal.failed == [1]
+    journal.close()
+
+
 def test_one_serve_at_a_time_holds_a_state_directory(tmp_path):
     first = Journal(tmp_path)
     with pytest.raises(ConfigError, match="another `toolgen serve`"):

@@ -75,3 +75,31 @@ def test_a_tools_credentials_reach_its_own_rows_and_no_other_tools_nor_the_platf
 def test_the_emulators_own_credentials_are_its_operators_and_are_not_checked(services, emulator):
     ddb = emulator.client("dynamodb")
     assert ddb.scan(TableName=services.settings.table_name, Limit=1)["ScannedCount"] >= 0
+
+
+def test_a_tools_credentials_reach_no_other_service(services, runtime, emulator, aws_env):
+    # given the session a tool's process holds, and the platform's token secret in Secrets Manager
+    record = services.tools.get("ivo", run(services, "a todo list for chores", user="ivo").tool_id)
+    ddb = _as_tool(emulator, services, record)
+    credentials = ddb._request_signer._credentials
+    secret = emulator.client("secretsmanager").create_secret(Name="isolation/token-secret", SecretString="s")["ARN"]
+
+    def client(service: str):
+        return boto3.session.Session(
+            aws_access_key_id=credentials.access_key,
+            aws_secret_access_key=credentials.secret_key,
+            aws_session_token=credentials.token,
+            region_name=REGION,
+        ).client(service, endpoint_url=emulator.endpoint)
+
+    # then its own DynamoDB rows answer, and no other service does (IAM allows its role DynamoDB only)
+    assert ddb.get_item(TableName=services.settings.table_name, Key={"pk": {"S": record.home}, "sk": {"S": "x"}})
+    for call in (
+        lambda: client("secretsmanager").get_secret_value(SecretId=secret),
+        lambda: client("lambda").list_functions(),
+        lambda: client("s3").list_buckets(),
+        lambda: client("sqs").list_queues(),
+    ):
+        with pytest.raises(ClientError) as refused:
+            call()
+        assert refused.value.response["Error"]["Code"] == "AccessDenied"

@@ -176,7 +176,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self) -> None:
         declared = (self.headers.get("Content-Length") or "0").strip()
-        if not declared.isdigit():  # "-1", ":": no body can be read by it; say so rather than hang or drop
+        if not (declared.isascii() and declared.isdigit()):  # "-1", ":", "²": no body can be read by it
             self.close_connection = True
             self._send(*_json(400, {"code": "bad_request", "message": "Content-Length is not a length"}))
             return

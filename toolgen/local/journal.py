@@ -91,7 +91,8 @@ def _operation(environ: dict[str, Any], headers: dict[str, str], body: bytes) ->
     target = headers.get("x-amz-target", "")
     if target:
         return target.rpartition(".")[2]
-    for source in (environ.get("QUERY_STRING", ""), body.decode("latin-1") if len(body) < 65536 else ""):
+    form = headers.get("content-type", "").startswith("application/x-www-form-urlencoded")  # the query protocol
+    for source in (environ.get("QUERY_STRING", ""), body.decode("latin-1") if form and len(body) < 65536 else ""):
         for pair in source.split("&"):
             name, _, value = pair.partition("=")
             if name == "Action":
@@ -120,10 +121,18 @@ class Journal:
             raise ConfigError(
                 f"another `toolgen serve` is using {directory}; stop it or use another TOOLGEN_HOME"
             ) from e
-        self.records = self._valid_prefix()
+        try:
+            self.records = self._valid_prefix()
+        except ConfigError:
+            self._lock_file.close()  # refused: the directory is free for whoever moves the journal aside
+            raise
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        _fsync_directory(directory)  # the file's name is durable too, not only its bytes
+        _fsync_directory(directory.parent)  # and the directory's
+        self.broken = ""
         self._write = threading.Lock()
         self.recording = False  # off while the platform is provisioned and the journal replayed
+        self.failed: list[int] = []  # journaled writes that did not apply again at the last replay
         self._provisioned = 0
 
     def _valid_prefix(self) -> int:
@@ -137,16 +146,22 @@ class Journal:
             (size,) = HEADER.unpack_from(data, good)
             end = good + HEADER.size + size
             if end > len(data):
-                break
+                break  # the last append, cut off: never acknowledged
             try:
                 json.loads(data[good + HEADER.size : end])
             except ValueError:
+                if end < len(data):  # a whole bad record with acknowledged ones after it: not a torn tail
+                    raise ConfigError(
+                        f"{self.path} is damaged at record {count + 1}: move it aside to start again "
+                        "(or use --ephemeral)"
+                    ) from None
                 break
             good, count = end, count + 1
         if good < len(data):
             logger.warning("journal: dropping a torn last record (%d bytes)", len(data) - good)
             with self.path.open("r+b") as f:
                 f.truncate(good)
+                os.fsync(f.fileno())
         return count
 
     def entries(self) -> Iterator[dict[str, Any]]:
@@ -156,9 +171,20 @@ class Journal:
                 yield json.loads(f.read(size))
 
     def append(self, record: dict[str, Any]) -> None:
+        """The record on disk, whole, or JournalBroken: then no further write is accepted (the emulator holds one
+        the journal does not, so nothing after it may be acknowledged either)."""
+        if self.broken:
+            raise JournalBroken(self.broken)
         data = json.dumps(record, separators=(",", ":")).encode()
-        os.write(self._fd, HEADER.pack(len(data)) + data)
-        os.fsync(self._fd)
+        view = memoryview(HEADER.pack(len(data)) + data)
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+            os.fsync(self._fd)
+        except OSError as e:
+            self.broken = f"the journal could not be written ({e.strerror}); restart serve once there is room"
+            logger.critical("journal: %s", self.broken)
+            raise JournalBroken(self.broken) from e
         self.records += 1
 
     def close(self) -> None:
@@ -188,16 +214,21 @@ class Journal:
                             environ.get("RAW_URI", "").encode() + headers.get("x-amz-target", "").encode() + body
                         ).hexdigest()
                     )
-                status: list[str] = []
+                if self.broken:
+                    return _unavailable(start_response, self.broken)
+                seen: list[tuple[str, Any]] = []
 
-                def remember(status_line: str, response_headers: Any, exc_info: Any = None) -> Any:
-                    status.append(status_line)
-                    return start_response(status_line, response_headers, exc_info)
+                def hold(status_line: str, response_headers: Any, exc_info: Any = None) -> Any:
+                    seen.append((status_line, response_headers))  # sent only once the write is on disk
 
                 with seeded(seed):
-                    answer = b"".join(app(environ, remember))
-                if self.recording and status and status[0][:1] == "2":
-                    self.append(_record(environ, headers, body))
+                    answer = b"".join(app(environ, hold))
+                if self.recording and seen and seen[0][0][:1] == "2":
+                    try:
+                        self.append(_record(environ, headers, body))
+                    except JournalBroken as e:
+                        return _unavailable(start_response, str(e))
+            start_response(*seen[0])
             return [answer]
 
         return journaled
@@ -205,13 +236,45 @@ class Journal:
     def replay(self, app: Callable[..., Any]) -> int:
         """Apply every journaled write to ``app`` (a fresh moto), in order, each with its seed; how many."""
         started, count = time.perf_counter(), 0
+        self.failed = []
         for record in self.entries():
+            status: list[str] = []
             with seeded(f"write:{count}"):
-                for _ in app(_environ(record), lambda *_: None):
+                for _ in app(_environ(record), lambda line, *_, seen=status: seen.append(line)):
                     pass
+            if not status or status[0][:1] != "2":  # it applied the first time: the state is no longer the same
+                self.failed.append(count)
+                logger.warning(
+                    "journal: write %d (%s %s) did not apply again: %s", count, record["m"], record["u"], status
+                )
             count += 1
         logger.info("journal: %d writes replayed in %.1f s", count, time.perf_counter() - started)
         return count
+
+
+class JournalBroken(Exception):
+    """The journal could not take a write: nothing more is acknowledged until serve restarts."""
+
+
+def _unavailable(start_response: Any, why: str) -> list[bytes]:
+    body = json.dumps({"__type": "ServiceUnavailable", "message": why}).encode()
+    start_response(
+        "503 Service Unavailable",
+        [
+            ("Content-Type", "application/x-amz-json-1.0"),
+            ("x-amzn-ErrorType", "ServiceUnavailable"),
+            ("Content-Length", str(len(body))),
+        ],
+    )
+    return [body]
+
+
+def _fsync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _record(environ: dict[str, Any], headers: dict[str, str], body: bytes) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from toolgen.auth import state_dir
 from toolgen.config import TOOL_FUNCTION_PREFIX
+from toolgen.errors import ConfigError
 from toolgen.local.emulator import KEYS, REGION, Emulator, MotoFunctionSource
 from toolgen.local.fidelity import DEFAULT_ACCOUNT_CONCURRENCY
 from toolgen.local.gateway import Gateway
@@ -88,10 +89,18 @@ class LocalPlatform:
         extra = {k: v for k, v in os.environ.items() if v and (k in PASSTHROUGH or k.startswith(PASSTHROUGH_PREFIXES))}
         self.resources = provision(self.emulator, public_url=self.gateway.url, secret=self.secret, extra_env=extra)
         if self.journal is not None:
+            same_resources(self.journal.path.parent, self.resources)
             self.restored = self.emulator.restore()
             resumed = resume_jobs(self.emulator, self.resources)
             if self.restored:
                 logger.warning("restored %d writes; %d unfinished jobs sent back to the queue", self.restored, resumed)
+            if self.journal.failed:
+                logger.warning(
+                    "%d of the %d kept writes did not apply again (the first: write %d); what they changed is missing",
+                    len(self.journal.failed),
+                    self.restored,
+                    self.journal.failed[0],
+                )
         self.gateway.start()
         self.poller = QueuePoller(
             self.emulator.client("sqs"),
@@ -121,9 +130,11 @@ class LocalPlatform:
         }
         path = state_dir() / STATE_FILE
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        partial = path.with_name(f".{STATE_FILE}.{os.getpid()}")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
             json.dump(state, f)
+        partial.replace(path)  # whole or not at all: a reader (toolgen doctor) never sees it half-written
         self._state_path = path
 
     def _warm(self) -> None:
@@ -157,14 +168,35 @@ class LocalPlatform:
             steps.append(self.poller.stop)
         if hasattr(self, "gateway"):
             steps.append(self.gateway.stop)
+        steps.append(self.emulator.stop)  # no write can arrive after it: then the journal closes
         if self.journal is not None:
             steps.append(self.journal.close)
-        for step in [*steps, self.emulator.stop]:
+        for step in steps:
             try:
                 step()
             except Exception:
                 logger.exception("stopping %s failed", step)
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+RESOURCES_FILE = "resources.json"  # the first start's identifiers, which every kept write was made against
+
+
+def same_resources(state: Path, resources: Resources) -> None:
+    """Refuse a start whose platform differs from the one the journal's writes were made against: the tools' role
+    id names every tool's partition, so a new one would leave every kept tool refused its own rows."""
+    path = state / RESOURCES_FILE
+    now = {"tool_role_id": resources.tool_role_id, "tool_role_arn": resources.tool_role_arn, "table": resources.table}
+    if not path.exists():
+        path.write_text(json.dumps(now))
+        return
+    before = json.loads(path.read_text())
+    if before != now:
+        raise ConfigError(
+            f"the platform provisioned now differs from the one {state} was kept for ({before} != {now}); "
+            "its tools could not reach their rows. Start with the toolgen version that made it, or move the "
+            "directory aside to start afresh"
+        )
 
 
 def resume_jobs(emulator: Emulator, resources: Resources) -> int:

@@ -30,7 +30,7 @@ AUTHORIZATION = re.compile(
     r"^AWS4-HMAC-SHA256\s+Credential=(?P<key>[^/\s,]+)/(?P<date>\d{8})/(?P<region>[^/\s,]+)/(?P<service>[^/\s,]+)"
     r"/aws4_request,\s*SignedHeaders=(?P<signed>[a-z0-9;._-]+),\s*Signature=(?P<signature>[0-9a-f]{64})$"
 )
-STREAMING = ("STREAMING-", "UNSIGNED-PAYLOAD")  # payload hashes that are not the body's SHA-256
+STREAMING = ("STREAMING-", "UNSIGNED-PAYLOAD")  # payload hashes that leave the body out of the signature
 
 
 @dataclass(frozen=True)
@@ -67,16 +67,52 @@ class Keys:
 
 def _sts_session(access_key: str) -> tuple[str, str] | None:
     """A session moto's STS issued (AssumeRole in any account, or the runtime's function sessions)."""
+    session = _session(access_key)
+    if session is None or session.expiration < datetime.now(UTC).replace(tzinfo=None):
+        return None
+    return session.secret_access_key, session.session_token
+
+
+def _session(access_key: str) -> Any | None:
     from moto.sts.models import sts_backends
 
     for account in list(sts_backends.keys()):
         for backend in list(sts_backends[account].values()):
-            role = backend.get_assumed_role_from_access_key(access_key)
-            if role is not None:
-                if role.expiration < datetime.now(UTC).replace(tzinfo=None):
-                    return None
-                return role.secret_access_key, role.session_token
+            found = backend.get_assumed_role_from_access_key(access_key)
+            if found is not None:
+                return found
     return None
+
+
+def session_services(access_key: str) -> set[str] | None:
+    """The services a role session's policies allow any action of ("*": all), None for credentials that are not a
+    session. IAM would refuse the rest; the emulator checks each DynamoDB call in full (fidelity.py) and, for every
+    other service, that the role may use it at all: a tool's session reaches DynamoDB only, not the platform's
+    secret in Secrets Manager nor the Invoke API."""
+    session = _session(access_key)
+    if session is None:
+        return None
+    from moto.iam.models import iam_backends
+    from moto.utilities.utils import get_partition
+
+    try:
+        role = iam_backends[session.account_id][get_partition(session.region_name)].get_role_by_arn(session.role_arn)
+    except Exception:  # noqa: BLE001 - moto's not-found: a session of a role since deleted may do nothing
+        return set()
+    documents = list(role.policies.values())
+    for managed in role.managed_policies.values():
+        documents += [v.document for v in managed.versions if v.is_default]
+    services: set[str] = set()
+    for document in documents:
+        parsed = json.loads(document) if isinstance(document, str) else document
+        statements = parsed.get("Statement", [])
+        for statement in statements if isinstance(statements, list) else [statements]:
+            if statement.get("Effect") != "Allow":
+                continue
+            actions = statement.get("Action", [])
+            for action in [actions] if isinstance(actions, str) else actions:
+                services.add("*" if action == "*" else action.split(":")[0].lower())
+    return services
 
 
 def check(
@@ -105,12 +141,17 @@ def check(
     secret, token = known
     if token and lower.get("x-amz-security-token") != token:
         return Refusal("InvalidClientTokenId", "the session token does not match its access key", service)
+    services = session_services(found["key"])
+    if services is not None and "*" not in services and service not in services:
+        return Refusal("AccessDenied", f"the caller's role may not use {service}", service)
     stamp = lower.get("x-amz-date", "")
     refused = _timely(stamp, found["date"], now or datetime.now(UTC), service)
     if refused:
         return refused
     payload = lower.get("x-amz-content-sha256")
-    if payload and not payload.startswith(STREAMING) and payload != hashlib.sha256(body).hexdigest():
+    if payload and payload.startswith(STREAMING):  # nothing here sends these over http: the body would go unsigned
+        return Refusal("AccessDenied", "an unsigned or streamed payload is not accepted by the emulator", service)
+    if payload and payload != hashlib.sha256(body).hexdigest():
         return Refusal("XAmzContentSHA256Mismatch", "the body is not the one that was signed", service)
     signed = found["signed"].split(";")
     if "host" not in signed:

@@ -403,14 +403,15 @@ class DynamoMemoryStore:
     def delete(self, user: str, memory_id: str) -> None:
         """Forget a memory and its history (the person asked: nothing of it is kept)."""
         memory = self.get(user, memory_id)
-        self.table.delete(user_pk(user), f"MEM#{memory_id}")
+        deleted = self.table.delete(user_pk(user), f"MEM#{memory_id}")
         self.table.delete_prefix(user_pk(user), f"MEMH#{memory_id}#")
         pointer = _pointer_sk(memory.key, memory.text)
         item = self.table.get(user_pk(user), pointer)
         if item and item.get("memory_id") == memory_id:
             self.table.delete(user_pk(user), pointer)
         self.table.put_many(self._version(user, memory_id))
-        self._count(user, -1)
+        if deleted:  # a concurrent delete of the same memory counts it down once
+            self._count(user, -1)
 
     def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None:
         """Add reward counters (uses, turns, interventions) to memories, each change in its history."""

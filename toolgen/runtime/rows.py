@@ -71,7 +71,9 @@ class RowStore:
         try:  # counted after it is written, so a figure computed meanwhile is not kept as current
             self.table.add(self.pk, SUMMARY, {"rows": 1, "version": 1}, below={"rows": MAX_ROWS_PER_PERSON})
         except ConflictError:
-            self.table.delete(self.pk, sk)  # past the cap: taken back, never seen by a figure
+            self.table.delete(self.pk, sk)  # past the cap: taken back
+            # and the version moved, so a figure computed while the row was there is not kept as current
+            self.table.add(self.pk, SUMMARY, {"version": 1})
             raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
         return _row(item)
 
