@@ -132,3 +132,15 @@ def test_one_serve_at_a_time_holds_a_state_directory(tmp_path):
 def test_writes_are_told_from_reads(method, service, target, query, write):
     headers = {"authorization": _signed(service), **({"x-amz-target": target} if target else {})}
     assert is_write(_environ(method, query), headers, b"") is write
+
+
+def test_a_platform_whose_tools_role_changed_is_refused_before_any_replay(tmp_path):
+    from toolgen.local.platform import Resources
+    from toolgen.local.serve import same_resources
+
+    first = Resources("toolgen", "pages", "q", "arn:q", "dlq", "arn:layer:1", "arn:role/toolgen-tool-role", "AROAFIRST")
+    same_resources(tmp_path, first)  # the first start records what the journal's writes are made against
+    same_resources(tmp_path, first)  # the same platform again: fine
+    changed = Resources(*[*first.__dict__.values()][:-1], "AROASECOND")
+    with pytest.raises(ConfigError, match="could not reach their rows"):
+        same_resources(tmp_path, changed)
