@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.errors import ConfigError
+from toolgen.local.sigv4 import read_request
 
 logger = logging.getLogger(__name__)
 HEADER = struct.Struct(">I")
@@ -195,12 +196,7 @@ class Journal:
         """A WSGI app that runs writes one at a time, each with its seed, and journals those acknowledged (2xx)."""
 
         def journaled(environ: dict[str, Any], start_response: Any) -> Any:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-            body = environ["wsgi.input"].read(length) if length > 0 else b""
-            environ["wsgi.input"] = io.BytesIO(body)
-            headers = {k[5:].replace("_", "-").lower(): v for k, v in environ.items() if k.startswith("HTTP_")}
-            if environ.get("CONTENT_TYPE"):
-                headers["content-type"] = environ["CONTENT_TYPE"]
+            body, headers = read_request(environ)
             if not is_write(environ, headers, body):
                 return app(environ, start_response)
             with self._write:

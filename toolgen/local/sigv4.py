@@ -204,19 +204,26 @@ def refusal_response(refusal: Refusal, headers: Mapping[str, str]) -> tuple[int,
     return status, [("Content-Type", "text/xml")], ('<?xml version="1.0" encoding="UTF-8"?>' + xml).encode()
 
 
-def middleware(app: Any, keys: Keys) -> Any:
-    """A WSGI app that passes to ``app`` only the requests ``check`` allows (the body read once and handed on)."""
+def read_request(environ: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
+    """A WSGI request's body (read once, and put back for the app) and its headers, lower-cased."""
     import io
 
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    body = environ["wsgi.input"].read(length) if length > 0 else b""
+    environ["wsgi.input"] = io.BytesIO(body)
+    headers = {k[5:].replace("_", "-").lower(): v for k, v in environ.items() if k.startswith("HTTP_")}
+    if environ.get("CONTENT_TYPE"):
+        headers["content-type"] = environ["CONTENT_TYPE"]
+    if environ.get("CONTENT_LENGTH"):
+        headers["content-length"] = environ["CONTENT_LENGTH"]
+    return body, headers
+
+
+def middleware(app: Any, keys: Keys) -> Any:
+    """A WSGI app that passes to ``app`` only the requests ``check`` allows (the body read once and handed on)."""
+
     def guarded(environ: dict[str, Any], start_response: Any) -> Any:
-        length = int(environ.get("CONTENT_LENGTH") or 0)
-        body = environ["wsgi.input"].read(length) if length > 0 else b""
-        environ["wsgi.input"] = io.BytesIO(body)
-        headers = {k[5:].replace("_", "-").lower(): v for k, v in environ.items() if k.startswith("HTTP_")}
-        if environ.get("CONTENT_TYPE"):
-            headers["content-type"] = environ["CONTENT_TYPE"]
-        if environ.get("CONTENT_LENGTH"):
-            headers["content-length"] = environ["CONTENT_LENGTH"]
+        body, headers = read_request(environ)
         raw = environ.get("RAW_URI") or environ.get("REQUEST_URI") or environ.get("PATH_INFO", "/")
         refused = check(keys, environ["REQUEST_METHOD"], raw, headers, body)
         if refused is None:
