@@ -141,9 +141,6 @@ def check(
     secret, token = known
     if token and lower.get("x-amz-security-token") != token:
         return Refusal("InvalidClientTokenId", "the session token does not match its access key", service)
-    services = session_services(found["key"])
-    if services is not None and "*" not in services and service not in services:
-        return Refusal("AccessDenied", f"the caller's role may not use {service}", service)
     stamp = lower.get("x-amz-date", "")
     refused = _timely(stamp, found["date"], now or datetime.now(UTC), service)
     if refused:
@@ -170,6 +167,9 @@ def check(
     expected = signer.signature(string_to_sign, request)
     if not hmac.compare_digest(expected, found["signature"]):
         return Refusal("SignatureDoesNotMatch", "the request signature does not match", service)
+    services = session_services(found["key"])  # who the caller is is known now: what their role may use
+    if services is not None and "*" not in services and service not in services:
+        return Refusal("AccessDenied", f"the caller's role may not use {service}", service)
     return None
 
 
