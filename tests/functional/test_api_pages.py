@@ -100,3 +100,8 @@ def test_past_the_memories_cap_a_new_memory_is_a_409(api, monkeypatch):  # noqa:
     assert request(api, "POST", "/v1/memories", user=user, body={"text": "I live in Oslo"})[0] == 201
     assert request(api, "DELETE", f"/v1/memories/{second['memory_id']}", user=user)[0] == 204
     assert request(api, "POST", "/v1/memories", user=user, body={"text": "I am allergic to peanuts"})[0] == 201
+
+
+def test_a_search_with_a_page_token_is_a_422_as_documented(api):  # noqa: F811
+    status, body = listed(api, "/v1/memories", "pagesearch", {"q": "tea", "next": "null"})
+    assert status == 422 and body["code"] == "bad_next"  # it was a 400, which the document does not list

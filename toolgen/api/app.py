@@ -29,7 +29,7 @@ from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
 from toolgen.api.services import services
 from toolgen.aws import translate
-from toolgen.errors import AuthError, ConflictError, InvalidInputError, ToolgenError
+from toolgen.errors import AuthError, BadPageTokenError, ConflictError, InvalidInputError, ToolgenError
 from toolgen.ids import sortable_id
 from toolgen.intent import classify
 from toolgen.intent.slots import is_chinese
@@ -429,7 +429,7 @@ def list_memories(
     store, user = services().memories, _user()
     if q:  # a search answers one page of matches; a page token continues a list, not a search
         if next is not None:
-            raise InvalidInputError("next continues a list, not a search: leave out q or next")
+            raise BadPageTokenError("next continues a list, not a search: leave out q or next")
         return MemoryList(memories=[_memory_view(m) for m in store.search(user, q)[:limit]], next=None)
     found, following = store.list_page(user, next, limit, include_superseded=all)
     return MemoryList(memories=[_memory_view(m) for m in found], next=following)
