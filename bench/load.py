@@ -25,11 +25,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import boto3
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import emulator  # noqa: E402 - bench/emulator.py, beside this script
 from results import save  # noqa: E402 - bench/results.py, beside this script
 
 from toolgen import auth  # noqa: E402
@@ -192,15 +191,7 @@ def hammer(base: str, tool_url: str, user: str, callers: int, writes: int) -> di
 
 
 def stored_ids(home: Path, tool_id: str, user: str) -> set[str]:
-    aws = json.loads((home / "serve.json").read_text())["aws"]  # the emulator answers only its own credentials
-    ddb = boto3.client(
-        "dynamodb",
-        endpoint_url=aws["AWS_ENDPOINT_URL"],
-        region_name="us-east-1",
-        aws_access_key_id=aws["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=aws["AWS_SECRET_ACCESS_KEY"],
-        aws_session_token=aws["AWS_SESSION_TOKEN"],
-    )
+    ddb = emulator.client(home, "dynamodb")
     ids: set[str] = set()
     record = {"pk": {"S": f"USER#{user}"}, "sk": {"S": f"TOOL#{tool_id}"}}
     home = ddb.get_item(TableName="toolgen", Key=record)["Item"]["home"]["S"]  # the tool's own partition

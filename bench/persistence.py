@@ -22,9 +22,8 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
 
-import boto3
+import emulator  # bench/emulator.py, beside this script
 from results import save  # bench/results.py, beside this script
 
 from toolgen import auth
@@ -88,7 +87,7 @@ def restart(home: Path, writes: int) -> dict[str, float]:
     port = int(base.rsplit(":", 1)[1])
     token = auth.mint("bench", SECRET)
     tool = make_tool(base, token)
-    ddb = _dynamodb(home)
+    ddb = emulator.client(home, "dynamodb")
     record = ddb.get_item(TableName="toolgen", Key={"pk": {"S": "USER#bench"}, "sk": {"S": f"TOOL#{tool['tool_id']}"}})
     rows = f"{record['Item']['home']['S']}#bench"
     for start_at in range(0, writes, 25):
@@ -110,21 +109,8 @@ def restart(home: Path, writes: int) -> dict[str, float]:
     return {"restart_s": round(took, 2), "journal_mb": round(journal.stat().st_size / 1e6, 2)}
 
 
-def _dynamodb(home: Path) -> Any:
-    """A DynamoDB client on the running serve's emulator, with the credentials it wrote to serve.json."""
-    aws = json.loads((home / "serve.json").read_text())["aws"]
-    return boto3.client(
-        "dynamodb",
-        endpoint_url=aws["AWS_ENDPOINT_URL"],
-        region_name="us-east-1",
-        aws_access_key_id=aws["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=aws["AWS_SECRET_ACCESS_KEY"],
-        aws_session_token=aws["AWS_SESSION_TOKEN"],
-    )
-
-
 def ddb_count(home: Path, partition: str) -> int:
-    ddb = _dynamodb(home)
+    ddb = emulator.client(home, "dynamodb")
     pages = ddb.get_paginator("query").paginate(
         TableName="toolgen",
         KeyConditionExpression="pk = :pk",
