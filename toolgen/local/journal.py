@@ -134,7 +134,6 @@ class Journal:
         self._write = threading.Lock()
         self.recording = False  # off while the platform is provisioned and the journal replayed
         self.failed: list[int] = []  # journaled writes that did not apply again at the last replay
-        self._provisioned = 0
 
     def _valid_prefix(self) -> int:
         """How many whole records the file holds; a torn tail (a crash mid-append) is cut off."""
@@ -203,7 +202,6 @@ class Journal:
                 if self.recording:
                     seed = f"write:{self.records}"
                 else:  # provisioning: the same calls at every start, so the same identifiers
-                    self._provisioned += 1
                     seed = (
                         "provision:"
                         + hashlib.sha256(

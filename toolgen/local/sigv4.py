@@ -11,6 +11,7 @@ toolgen/awslite.py sign, this checks.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -73,20 +74,28 @@ def _sts_session(access_key: str) -> tuple[str, str] | None:
     return session.secret_access_key, session.session_token
 
 
+_sessions: dict[str, Any] = {}  # access key -> moto's session: found once, not by a scan on every request
+
+
 def _session(access_key: str) -> Any | None:
+    if access_key in _sessions:
+        return _sessions[access_key]
     from moto.sts.models import sts_backends
 
     for account in list(sts_backends.keys()):
         for backend in list(sts_backends[account].values()):
             found = backend.get_assumed_role_from_access_key(access_key)
             if found is not None:
+                _sessions[access_key] = found  # a session's keys and role never change
                 return found
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def session_services(access_key: str) -> set[str] | None:
     """The services a role session's policies allow any action of ("*": all), None for credentials that are not a
-    session. IAM would refuse the rest; the emulator checks each DynamoDB call in full (fidelity.py) and, for every
+    session (kept per session: a role's policies are written when the platform is provisioned). IAM would refuse
+    the rest; the emulator checks each DynamoDB call in full (fidelity.py) and, for every
     other service, that the role may use it at all: a tool's session reaches DynamoDB only, not the platform's
     secret in Secrets Manager nor the Invoke API."""
     session = _session(access_key)
