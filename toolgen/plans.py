@@ -27,7 +27,10 @@ def plan_key(draft: ToolProgram, planner: str, wording: str | None = None) -> st
     Porto after five Chinese cities) is another tool.
     """
     basis = {
-        "program": draft.model_dump(mode="json", exclude={"provenance": {"request"}}),
+        # a draft is always a first revision; leaving the revision fields out keeps keys from before they existed
+        "program": draft.model_dump(
+            mode="json", exclude={"provenance": {"request"}, "revision": True, "migrations": True}
+        ),
         "planner": planner,
         "wording": wording,  # only for a request read by a model, not the rules: the model reads the words
     }

@@ -8,6 +8,7 @@ interprets it. Every check that keeps a tool safe and well-formed lives here, so
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -55,6 +56,8 @@ SCALAR_CALLS = frozenset({"round", "abs", "days_since"})
 RESERVED = frozenset({"id", "created_at", "updated_at"})
 PAGING = frozenset({"limit", "next"})  # a list's own query parameters, so never a filter's
 NUMERIC_TYPES = frozenset({"number", "integer", "boolean"})
+MAX_REVISIONS = 1000  # of one tool; its history keeps each
+MAX_MIGRATIONS = 200  # renames and unit changes a tool's rows carry through its revisions
 
 
 class Strict(BaseModel):
@@ -324,6 +327,32 @@ class Limits(Strict):
     concurrency: int = Field(default=5, ge=1, le=5)
 
 
+class Migration(Strict):
+    """How a row written before ``revision`` reads from that revision on: its fields renamed, then its numbers scaled
+    (a unit changed: the new value is the old times the factor). A row carries the revision that wrote it, and reading
+    it applies, in order, every migration of a later revision (toolgen/runtime/rows.py); rows are never rewritten."""
+
+    revision: int = Field(ge=2)
+    entity: str = Field(pattern=NAME)
+    rename: dict[str, str] = Field(default_factory=dict, max_length=30, description="old name: new name")
+    scale: dict[str, float] = Field(default_factory=dict, max_length=30, description="field (new name): factor")
+
+    @model_validator(mode="after")
+    def _names(self) -> Migration:
+        _check_names([*self.rename, *self.rename.values(), *self.scale], "migrated field")
+        for name, factor in self.scale.items():
+            if not (math.isfinite(factor) and factor != 0):
+                raise ValueError(f"migration of {name!r}: a unit's factor is a finite, non-zero number")
+        return self
+
+    def inverse(self, revision: int) -> Migration:
+        """The migration that undoes this one, as part of ``revision`` (a restore)."""
+        back = {new: old for old, new in self.rename.items()}
+        # scaled after renaming: the factor names a field by its new name, which is the old one going back
+        scale = {back.get(name, name): 1 / factor for name, factor in self.scale.items()}
+        return Migration(revision=revision, entity=self.entity, rename=back, scale=scale)
+
+
 class Provenance(Strict):
     request: str = Field(default="", max_length=2000)
     memories: list[str] = Field(default_factory=list)
@@ -336,6 +365,8 @@ class ToolProgram(Strict):
     description: str = Field(default="", max_length=300)
     archetype: str
     version: Literal[1] = 1
+    revision: int = Field(default=1, ge=1, le=MAX_REVISIONS, description="1 when made; each revision adds one")
+    migrations: list[Migration] = Field(default_factory=list, max_length=MAX_MIGRATIONS)
     entities: dict[str, Entity] = Field(default_factory=dict, max_length=10)
     operations: list[Operation] = Field(min_length=1, max_length=20)
     defaults: dict[str, Any] = Field(default_factory=dict)
@@ -352,6 +383,8 @@ class ToolProgram(Strict):
         _check_names(self.entities, "entity")
         seen_ids: set[str] = set()
         seen_routes: set[tuple[str, str]] = set()
+        if any(m.revision > self.revision for m in self.migrations):
+            raise ValueError("a migration belongs to a revision after the program's own")
         for op in self.operations:
             if op.id in seen_ids:
                 raise ValueError(f"operation id {op.id!r} is used twice")

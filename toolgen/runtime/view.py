@@ -24,6 +24,7 @@ SHAPE: dict[str, dict[str, tuple[str, str]]] = {
         "ui": ("one", "plain"),
         "limits": ("one", "plain"),
         "provenance": ("one", "plain"),
+        "migrations": ("list", "plain"),
     },
     "entity": {"fields": ("map", "field")},
     "operation": {"inputs": ("map", "field")},
