@@ -17,6 +17,8 @@ ChangeOp = Literal[
     "rename_field",  # field -> to (label: its new label); rows written before read under the new name
     "set_default",  # field's default -> value (None: no default)
     "set_goal",  # the goal constant of the figures that have one -> value
+    "set_constant",  # field names a constant (cutoff, limit): every operation's constant of that name and the
+    #                  program's default of that name -> value
     "set_unit",  # field's unit -> value (label: its new label); numbers scaled by factor, rows too
     "set_theme",  # the page's mode -> value: light, dark or auto
     "add_figure",  # operation: an aggregate added
@@ -35,6 +37,8 @@ class Change(BaseModel):
     to: str | None = Field(default=None, max_length=40, description="rename_field: the new name")
     label: str | None = Field(default=None, max_length=60, description="the field's new label")
     spec: dict[str, Any] | None = Field(default=None, description="add_field: its FieldSpec")
-    value: Any = Field(default=None, description="set_default, set_goal, set_theme, set_unit: the new value")
+    value: Any = Field(
+        default=None, description="the new value (set_default, set_goal, set_constant, set_unit, set_theme)"
+    )
     factor: float | None = Field(default=None, description="set_unit: new value = old value x factor")
     operation: dict[str, Any] | None = Field(default=None, description="add_figure, add_operation: the operation")
