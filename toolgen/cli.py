@@ -235,6 +235,64 @@ def _follow(client: Client, job_id: str, args: argparse.Namespace) -> dict[str, 
     return dict(job)
 
 
+def _revised(client: Client, accepted: dict[str, Any], args: argparse.Namespace) -> int:
+    """Follow a revision's job; print the revision it made live."""
+    if not args.json:
+        print(f"job {accepted['job_id']}")
+    job = _follow(client, accepted["job_id"], args)
+    if job is None:
+        return 1
+    if args.json:
+        _print_json(job)
+    elif job["status"] == "succeeded":
+        print(f"revision {job['revision']} of {job['tool_id']} is live")
+        _print_tool(job, client)
+    else:
+        print(f"failed: {job['error']}")
+    return 0 if job["status"] == "succeeded" else 1
+
+
+def cmd_revise(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    return _revised(
+        client, client.api("POST", f"/v1/tools/{args.tool_id}/revisions", body={"prompt": args.prompt}), args
+    )
+
+
+def cmd_revisions(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    if args.restore is not None:
+        path = f"/v1/tools/{args.tool_id}/revisions/{args.restore}/restore"
+        return _revised(client, client.api("POST", path), args)
+    revisions = client.every(f"/v1/tools/{args.tool_id}/revisions", "revisions")
+    if args.json:
+        _print_json(revisions)
+    for r in [] if args.json else revisions:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["at"]))
+        live = "  (live)" if r["live"] else ""
+        print(f"{r['revision']:>3}  {when}  {r['by']:<10} {r['prompt']}{live}")
+        for line in r["changes"]:
+            print(f"       {line}")
+    return 0
+
+
+def cmd_suggestions(args: argparse.Namespace) -> int:
+    client = Client.from_environment(args.url, args.user)
+    if args.accept or args.reject:
+        answer = client.api("POST", f"/v1/suggestions/{args.accept or args.reject}", body={"accept": bool(args.accept)})
+        if args.accept:
+            return _revised(client, answer, args)
+        print(f"rejected {answer['suggestion_id']}: it will not be suggested again")
+        return 0
+    query = {"tool_id": args.tool} if args.tool else None
+    found = client.api("GET", "/v1/suggestions", query=query)["suggestions"]
+    if args.json:
+        _print_json(found)
+    for s in [] if args.json else found:
+        print(f"{s['suggestion_id']}  {s['tool_id']}  {s['text']}\n    {s['reason']}")
+    return 0
+
+
 def cmd_invoke(args: argparse.Namespace) -> int:
     client = Client.from_environment(args.url, args.user)
     try:
@@ -388,6 +446,29 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--timeout", type=float, default=120.0)
     client_args(s)
     s.set_defaults(func=cmd_new)
+    s = sub.add_parser("revise", help="revise one of your tools by a follow-up: 'also track my heart rate'")
+    s.add_argument("tool_id")
+    s.add_argument("prompt")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--timeout", type=float, default=120.0)
+    client_args(s)
+    s.set_defaults(func=cmd_revise)
+    s = sub.add_parser("revisions", help="a tool's revisions: what changed, when and why; --restore N brings one back")
+    s.add_argument("tool_id")
+    s.add_argument("--restore", type=int, metavar="N")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--timeout", type=float, default=120.0)
+    client_args(s)
+    s.set_defaults(func=cmd_revisions)
+    s = sub.add_parser("suggestions", help="what toolgen suggests from how you use your tools; --accept/--reject ID")
+    s.add_argument("--tool", metavar="TOOL_ID")
+    group = s.add_mutually_exclusive_group()
+    group.add_argument("--accept", metavar="SUGGESTION_ID")
+    group.add_argument("--reject", metavar="SUGGESTION_ID")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--timeout", type=float, default=120.0)
+    client_args(s)
+    s.set_defaults(func=cmd_suggestions)
     s = sub.add_parser("answer", help="answer a job's question: build its proposed tool, or --choice a candidate")
     s.add_argument("job_id")
     s.add_argument("--choice", help="a candidate's choice (default: the proposal)")

@@ -60,6 +60,12 @@ class ConflictError(ToolgenError):
     code = "conflict"
 
 
+class RevisionInProgressError(ConflictError):
+    """Another revision of the tool is being made: one at a time, so its history never forks."""
+
+    code = "revision_in_progress"
+
+
 class TooManyMemoriesError(ConflictError):
     """The person keeps as many memories as one person may (bounds.MAX_MEMORIES_PER_PERSON)."""
 

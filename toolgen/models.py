@@ -92,6 +92,7 @@ class Job(BaseModel):
     job_id: str
     user: str
     prompt: str
+    kind: Literal["create", "revise"] = Field(default="create", description="make a tool, or revise one (tool_id)")
     status: JobStatus = "queued"
     stages: list[Stage] = Field(default_factory=lambda: [Stage(name=n) for n in STAGES])
     tool_id: str | None = None
@@ -111,6 +112,12 @@ class Job(BaseModel):
     waiting: str | None = None  # why a queued job runs later (Lambda out of capacity)
     waits: int = 0  # how many times it went back to the queue for that
     warnings: list[JobWarning] = Field(default_factory=list)
+    # a revision (kind "revise"): the changes read from the prompt or carried by a suggestion, or the revision to
+    # restore; the revision it made
+    changes: list[dict[str, Any]] | None = None
+    restore: int | None = None
+    suggestion_id: str | None = None
+    revision: int | None = None
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -207,6 +214,7 @@ class ToolRecord(BaseModel):
     limit: ToolLimit | None = None  # None: a tool made before limits were recorded (reserved concurrency then)
     account: str = ""  # the AWS account its function is in ("": the platform's own; toolgen/accounts.py)
     home: str = ""  # its partition (toolgen/table.py); "": a tool made before homes, at TOOL#<tool_id>
+    revision: int = 1  # the program's revision live now (toolgen/revisions.py)
     created_at: float = Field(default_factory=time.time)
 
     @property
@@ -288,6 +296,8 @@ class JobView(BaseModel):
         description="what a job that succeeded has to tell, e.g. its tool's source did not answer when it was "
         "tried; the tool's page shows the same",
     )
+    kind: Literal["create", "revise"] = Field(default="create", description="revise: a new revision of tool_id")
+    revision: int | None = Field(default=None, description="the revision a revise job made live")
 
 
 class ToolSummary(BaseModel):
@@ -308,6 +318,7 @@ class ToolDetail(ToolSummary):
     openapi: dict[str, Any]
     memories: list[RecalledMemory]
     limit: ToolLimit
+    revision: int = Field(default=1, description="the revision live now: 1 as made, one more for each revision")
 
 
 class ToolList(BaseModel):
@@ -382,6 +393,56 @@ class FeedbackRequest(Body):
     tool_id: str = Field(max_length=40)
     signal: Literal["accepted", "rejected", "used"]
     memory_id: str | None = Field(default=None, max_length=40, description="credit only this memory")
+
+
+class RevisionRequest(Body):
+    prompt: Annotated[str, Text, StringConstraints(max_length=MAX_PROMPT)] = Field(
+        description="What to change, in English or Chinese: 'also track my heart rate', '默认开始时间改成7点'"
+    )
+
+
+class RevisionView(BaseModel):
+    revision: int = Field(description="1 as made; one more for each revision")
+    at: float
+    by: Literal["request", "follow_up", "suggestion", "restore"] = Field(
+        description="what made it: the first request, a follow-up, an accepted suggestion, a restore"
+    )
+    prompt: str = Field(description="the person's words (a suggestion's text for an accepted suggestion)")
+    changes: list[str] = Field(description="what changed, in the tool's language")
+    memories: list[str] = Field(description="the memories that shaped it (their ids)")
+    job_id: str | None = None
+    suggestion_id: str | None = None
+    restored_from: int | None = Field(default=None, description="a restore: the revision it brought back")
+    live: bool = Field(description="whether this revision is the one live now")
+
+
+class RevisionList(BaseModel):
+    tool_id: str
+    live: int = Field(description="the revision live now")
+    revisions: list[RevisionView] = Field(description="newest first")
+    next: str | None = Field(default=None, description="Pass as `next` for the following page; null after the last")
+
+
+class SuggestionView(BaseModel):
+    suggestion_id: str
+    tool_id: str
+    kind: str = Field(description="time_default, weekly_goal, caffeine_cutoff, ...")
+    text: str = Field(description="the suggestion, in the tool's language")
+    reason: str = Field(description="why: the evidence, in the tool's language")
+    memories: list[str] = Field(description="the memories behind it (their ids)")
+    changes: list[str] = Field(description="what accepting changes in the tool, in its language")
+    status: Literal["open", "accepted", "rejected"]
+    created_at: float
+    decided_at: float | None = None
+    job_id: str | None = Field(default=None, description="accepted: the job revising the tool")
+
+
+class SuggestionList(BaseModel):
+    suggestions: list[SuggestionView]
+
+
+class DecisionRequest(Body):
+    accept: bool = Field(description="true: revise the tool as suggested; false: no, and do not suggest it again")
 
 
 class RecallView(BaseModel):

@@ -32,6 +32,7 @@ from toolgen.planner.proposal import ask
 from toolgen.plans import CachedPlan, LiveTool, plan_key
 from toolgen.probe import probe
 from toolgen.program import ToolProgram
+from toolgen.revisions import RevisionStore
 from toolgen.services import Services
 from toolgen.spec import build_spec, validate_spec
 from toolgen.table import HOME_ENV
@@ -209,6 +210,8 @@ def process(message: JobMessage, services: Services, *, deadline: float | None =
             if stage.status in ("pending", "running"):
                 stage.status = "skipped" if stage.status == "pending" else "failed"
     services.jobs.save(job)
+    if job.kind == "revise" and job.tool_id:  # ended either way: the next revision of the tool may start
+        RevisionStore(services.table).release(job.user, job.tool_id, job.job_id)
     return job
 
 
@@ -247,6 +250,11 @@ def _require_time(deadline: float | None, needs_s: float, what: str) -> None:
 
 
 def _run(job: Job, services: Services, made: _Made, deadline: float | None = None) -> None:
+    if job.kind == "revise":  # the next version of an existing tool: its own stages' work, on its own function
+        from toolgen import revising  # it uses this module's stage bookkeeping
+
+        revising.run(job, services, deadline)
+        return
     s, jobs = services.settings, services.jobs
     understood = understand(services, job.user, job.prompt, job.job_id, learn=job.learned is None, choice=job.choice)
     if job.learned is None:

@@ -21,18 +21,19 @@ from aws_lambda_powertools.event_handler.openapi.types import (
     OpenAPIResponseContentModel,
     OpenAPIResponseContentSchema,
 )
-from botocore.exceptions import ClientError
 
 from toolgen import __version__, auth, bounds, cursor, jobs
 from toolgen.accounts import Account
 from toolgen.api import idempotency
 from toolgen.api.errors import error_response, status_of
+from toolgen.api.growth import router as growth
+from toolgen.api.queueing import base_url, queue
 from toolgen.api.services import services
-from toolgen.aws import translate
 from toolgen.errors import AuthError, BadPageTokenError, ConflictError, InvalidInputError, ToolgenError
 from toolgen.ids import sortable_id
 from toolgen.intent import classify
 from toolgen.intent.slots import is_chinese
+from toolgen.learn import service as learning
 from toolgen.memory import memory_block, rewards, verify
 from toolgen.models import (
     MAX_PROMPT,
@@ -46,7 +47,6 @@ from toolgen.models import (
     Health,
     HistoryView,
     Job,
-    JobMessage,
     JobView,
     MemoryList,
     MemoryView,
@@ -63,10 +63,12 @@ from toolgen.models import (
     VerifyRequest,
 )
 from toolgen.pipeline import credit_follow_up, record_understanding, understand
+from toolgen.revisions import RevisionStore
 from toolgen.services import Services
 from toolgen.table import rows_pk, user_pk
 
 app = APIGatewayRestResolver(enable_validation=True)
+app.include_router(growth)  # revisions and suggestions (toolgen/api/growth.py)
 PUBLIC = auth.PUBLIC_PATHS
 PAGE_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -174,12 +176,7 @@ def _user() -> str:
 
 
 def _base_url() -> str:
-    """Where this API is reached: configured (embedded default), else read from the request (API Gateway)."""
-    configured = services().settings.public_base_url
-    if configured:
-        return configured
-    ctx = app.current_event.request_context
-    return f"https://{ctx.domain_name}/{ctx.stage}"
+    return base_url(services(), app.current_event)
 
 
 @app.exception_handler(ToolgenError)
@@ -264,17 +261,7 @@ def _create_tool(user: str, prompt: str) -> dict[str, Any]:
 
 
 def _queue(svc: Services, job: Job) -> dict[str, Any]:
-    """Send a job that still has work to the workers; the answer the caller gets."""
-    if job.status == "queued":
-        try:
-            message = JobMessage(job_id=job.job_id, user=job.user, prompt=job.prompt)
-            svc.sqs.send_message(QueueUrl=svc.settings.jobs_queue_url, MessageBody=message.model_dump_json())
-        except ClientError as e:  # never leave a job that no worker will ever see
-            job.status, job.error = "failed", "the job could not be queued; please try again"
-            svc.jobs.save(job)
-            raise translate(e, "sqs send_message") from e
-    url = f"{_base_url()}/v1/jobs/{job.job_id}"
-    return Accepted(job_id=job.job_id, status_url=url, status=job.status).model_dump(mode="json")
+    return queue(svc, job, app.current_event)
 
 
 @app.post(
@@ -336,6 +323,8 @@ def get_job(job_id: str) -> JobView:
         learned=job.learned or [],
         waiting=job.waiting if job.status == "queued" else lost,
         warnings=job.warnings if job.status == "succeeded" else [],
+        kind=job.kind,
+        revision=job.revision,
     )
 
 
@@ -378,6 +367,7 @@ def get_tool(tool_id: str) -> ToolDetail:
         openapi=record.openapi,
         memories=record.memories,
         limit=record.limit or ToolLimit(concurrency=5, enforced_by="reserved_concurrency"),
+        revision=record.revision,
     )
 
 
@@ -392,6 +382,8 @@ def _delete_tool(svc: Services, user: str, record: ToolRecord) -> None:
     svc.deployer_for(Account(record.account)).delete(record.function_name)
     svc.table.delete_prefix(rows_pk(record.partition, user))
     svc.pages.delete(record.tool_id)
+    learning.forget(svc, user, record.tool_id)
+    RevisionStore(svc.table).forget(user, record.tool_id)
     rewards.forget_usage(svc.table, user, record.tool_id, record.partition)
     svc.table.delete_prefix(record.partition)  # its lease slots
     if record.plan_key:

@@ -25,6 +25,7 @@ from toolgen.ui.theme import THEME, tokens
 _LABELS = {
     "en": {
         "asked": "You asked",
+        "changed": "New in revision {n}",
         "toggle_mode": "Light / dark",
         "token_title": "Sign in",
         "token": "Access token",
@@ -50,6 +51,7 @@ _LABELS = {
     },
     "zh": {
         "asked": "你的需求",
+        "changed": "第 {n} 版的改动",
         "toggle_mode": "浅色 / 深色",
         "token_title": "登录",
         "token": "访问令牌",
@@ -147,10 +149,13 @@ def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
     }
 
 
-def render_page(program: ToolProgram, tool_url: str, *, notice: str | None = None) -> Page:
+def render_page(
+    program: ToolProgram, tool_url: str, *, notice: str | None = None, changes: list[str] | None = None
+) -> Page:
     """The tool's page and the Content-Security-Policy it must be served with; ``tool_url`` "" for a page the
     tool serves itself (it then calls its own origin). ``notice``: what the platform has to tell the person
-    about the tool (its source did not answer when it was made), shown at the top as text."""
+    about the tool (its source did not answer when it was made), shown at the top as text. ``changes``: what its
+    latest revision changed, in its language, shown under the title."""
     env = environment()
     css = env.get_template("theme.css.j2").render(t=tokens(templates_dir())).strip()
     script = (templates_dir() / "tool.js").read_text()
@@ -178,5 +183,7 @@ def render_page(program: ToolProgram, tool_url: str, *, notice: str | None = Non
         script=_trusted(script, "script"),
         config=_config(program, tool_url),
         notice=notice,
+        changes=changes or [],
+        changed=_LABELS[program.ui.lang]["changed"].format(n=program.revision),
     )
     return Page(html=html, csp=csp)

@@ -1,0 +1,135 @@
+"""A tool's history: every revision it had (``USER#u`` / ``REV#<tool_id>#<n>``), and who may revise it now.
+
+Each revision keeps its whole program, so a restore brings one back exactly; the tool record holds the one live.
+Revision 1 is the tool as made: written when it is made, or, for a tool made before revisions existed, when it is
+first revised. A revision is written only after its program answered the probe, with a condition that no other
+revision took its number, and one revision job of a tool runs at a time (``REVISING#<tool_id>``, taken by the API
+before it queues one and given back by the job's end), so a history never forks.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import json
+import time
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from toolgen import cursor
+from toolgen.changes import Change
+from toolgen.errors import BadPageTokenError, ConflictError, NotFoundError, RevisionInProgressError
+from toolgen.models import ToolRecord
+from toolgen.program import ToolProgram
+from toolgen.table import ItemTable, user_pk
+
+REVISING_HOLD_S = 3600.0  # a revision job holds its tool at most this long (one whose worker is lost lets go)
+
+
+class Revision(BaseModel):
+    tool_id: str
+    revision: int
+    at: float = Field(default_factory=time.time)
+    by: Literal["request", "follow_up", "suggestion", "restore"]
+    prompt: str
+    changes: list[Change] = Field(default_factory=list)
+    summary: list[str] = Field(default_factory=list, description="what changed, in the tool's language")
+    memories: list[str] = Field(default_factory=list)
+    job_id: str | None = None
+    suggestion_id: str | None = None
+    restored_from: int | None = None
+    program: dict[str, Any]
+
+
+def _sk(tool_id: str, revision: int) -> str:
+    return f"REV#{tool_id}#{revision:06d}"
+
+
+def first(record: ToolRecord) -> Revision:
+    """Revision 1 of a tool made before revisions were kept: as its record has it."""
+    return Revision(
+        tool_id=record.tool_id,
+        revision=1,
+        at=record.created_at,
+        by="request",
+        prompt=record.prompt,
+        memories=[m.memory_id for m in record.memories],
+        job_id=record.job_id,
+        program=record.program,
+    )
+
+
+def restored(current: ToolProgram, target: ToolProgram, revision: int) -> ToolProgram:
+    """``target`` (an earlier revision) made live again as ``revision``: rows written since read back under its
+    names and units, by undoing, newest first, every rename and unit change made after it."""
+    undo = [m.inverse(revision) for m in reversed(current.migrations) if m.revision > target.revision]
+    return target.model_copy(update={"revision": revision, "migrations": [*current.migrations, *undo]})
+
+
+class RevisionStore:
+    def __init__(self, table: ItemTable) -> None:
+        self.table = table
+
+    def put(self, user: str, revision: Revision) -> None:
+        """Keep a revision; ConflictError if its number is taken (another revision of the tool came first)."""
+        data = revision.model_dump(mode="json")
+        data["program"] = json.dumps(data["program"])  # read whole, never queried inside
+        self.table.put({"pk": user_pk(user), "sk": _sk(revision.tool_id, revision.revision), **data}, if_absent=True)
+
+    def get(self, user: str, tool_id: str, revision: int) -> Revision:
+        item = self.table.get(user_pk(user), _sk(tool_id, revision)) if 1 <= revision < 10**6 else None
+        if item is None:
+            raise NotFoundError(f"tool {tool_id} has no revision {revision}")
+        return _from_item(item)
+
+    def ensure_first(self, user: str, record: ToolRecord) -> None:
+        """Keep revision 1 of a tool made before revisions were (its record still holds it until revised)."""
+        if record.revision == 1 and self.table.get(user_pk(user), _sk(record.tool_id, 1)) is None:
+            with contextlib.suppress(ConflictError):  # kept meanwhile
+                self.put(user, first(record))
+
+    def page(
+        self, user: str, tool_id: str, token: str | None, limit: int
+    ) -> tuple[builtins.list[Revision], str | None]:
+        """Up to ``limit`` revisions of the tool, newest first, from where ``token`` says; the next page's token."""
+        prefix = f"REV#{tool_id}#"
+        try:
+            start = cursor.decode(token, user_pk(user), prefix) if token is not None else None
+        except cursor.BadToken as e:
+            raise BadPageTokenError(f"next: {e}", details={"next": str(e)}) from e
+        items, following = self.table.query_page(user_pk(user), prefix, start, limit=limit + 1, newest_first=True)
+        if len(items) > limit:
+            items, following = items[:limit], {"pk": user_pk(user), "sk": items[limit - 1]["sk"]}
+        return [_from_item(i) for i in items], cursor.encode(following)
+
+    def forget(self, user: str, tool_id: str) -> None:
+        self.table.delete_prefix(user_pk(user), f"REV#{tool_id}#")
+        self.table.delete(user_pk(user), f"REVISING#{tool_id}")
+
+    # --- one revision at a time -----------------------------------------------------------------------------
+
+    def hold(self, user: str, tool_id: str, job_id: str, now: float | None = None) -> None:
+        """Take the tool for a revision job; ConflictError (with the job holding it) if another one has it."""
+        now = time.time() if now is None else now
+        item = {"pk": user_pk(user), "sk": f"REVISING#{tool_id}", "job_id": job_id, "until": now + REVISING_HOLD_S}
+        try:
+            self.table.put(item, if_absent=True)
+            return
+        except ConflictError:
+            held = self.table.get(user_pk(user), f"REVISING#{tool_id}")
+        if held is not None and float(held.get("until", 0)) > now:
+            raise RevisionInProgressError(f"tool {tool_id} is being revised", details={"job_id": held["job_id"]})
+        self.table.put(item)  # the holder is long gone: taken over
+
+    def release(self, user: str, tool_id: str, job_id: str) -> None:
+        """Give the tool back (only by the job holding it)."""
+        held = self.table.get(user_pk(user), f"REVISING#{tool_id}")
+        if held is not None and held.get("job_id") == job_id:
+            self.table.delete(user_pk(user), f"REVISING#{tool_id}")
+
+
+def _from_item(item: dict[str, Any]) -> Revision:
+    data = {k: v for k, v in item.items() if k not in ("pk", "sk")}
+    data["program"] = json.loads(data["program"])
+    return Revision.model_validate(data)
