@@ -474,6 +474,92 @@
     for (const op of ops.filter((o) => o.kind === "fetch")) widgets.appendChild(section(op.summary || op.id, fetchWidget(op)));
   }
 
+  // A suggestion learnt from how the tool is used ("start new runs at 06:30?"), from the platform that serves this
+  // page (its own origin: /<stage>/p/<tool_id> -> /<stage>/v1/suggestions). Accepting revises the tool; the page
+  // reloads as the new version once its job has ended. Rejecting tells the platform; "not now" only hides it.
+  function platform() {
+    const m = location.pathname.match(/^(.*)\/p\/([A-Za-z0-9]+)\/?$/);
+    return config.suggestions && m ? { api: location.origin + m[1] + "/v1", toolId: m[2] } : null;
+  }
+
+  async function platformCall(method, url, body) {
+    const init = { method, headers: { Authorization: "Bearer " + token } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(url, init);
+    const data = await res.json().catch(() => null);
+    if (!res.ok) throw new ApiError((data && data.message) || res.status + " " + res.statusText);
+    return data;
+  }
+
+  async function waitForJob(api, jobId) {
+    for (let i = 0; i < 600; i += 1) {
+      const job = await platformCall("GET", api + "/jobs/" + encodeURIComponent(jobId));
+      if (job.status === "succeeded") return job;
+      if (job.status === "failed" || job.status === "needs_clarification") throw new ApiError(job.error || job.status);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new ApiError(L.unreachable);
+  }
+
+  async function suggest() {
+    const where = platform();
+    if (!where) return;
+    let found;
+    try {
+      found = (await platformCall("GET", where.api + "/suggestions?tool_id=" + encodeURIComponent(where.toolId))).suggestions;
+    } catch (err) {
+      return;  // suggestions are an extra: the tool works without them
+    }
+    const hidden = JSON.parse(sessionStorage.getItem("toolgen-dismissed") || "[]");
+    const s = found.find((x) => !hidden.includes(x.suggestion_id));
+    if (!s) return;
+    const buttons = [
+      el("button", { type: "button", id: "suggestion-accept", text: L.accept }),
+      el("button", { type: "button", class: "secondary", id: "suggestion-reject", text: L.reject }),
+      el("button", { type: "button", class: "secondary", id: "suggestion-dismiss", text: L.dismiss }),
+    ];
+    const banner = el("aside", { class: "suggestion", id: "suggestion", role: "region", "aria-label": L.suggestion }, [
+      el("strong", { text: L.suggestion }),
+      el("p", { class: "suggestion-text", text: s.text }),
+      el("p", { class: "suggestion-reason", text: s.reason }),
+      el("ul", {}, s.changes.map((line) => el("li", { text: line }))),
+      el("div", { class: "toolbar" }, buttons),
+    ]);
+    const [accept, reject, dismiss] = buttons;
+    const busy = (on) => buttons.forEach((b) => (b.disabled = on));
+    accept.addEventListener("click", async () => {
+      busy(true);
+      say(L.revising);
+      try {
+        const answer = await platformCall("POST", where.api + "/suggestions/" + encodeURIComponent(s.suggestion_id), { accept: true });
+        await waitForJob(where.api, answer.job_id);
+        location.reload();
+      } catch (err) {
+        say(err.message, true);
+        busy(false);
+      }
+    });
+    reject.addEventListener("click", async () => {
+      busy(true);
+      try {
+        await platformCall("POST", where.api + "/suggestions/" + encodeURIComponent(s.suggestion_id), { accept: false });
+        banner.remove();
+        say(L.rejected);
+      } catch (err) {
+        say(err.message, true);
+        busy(false);
+      }
+    });
+    dismiss.addEventListener("click", () => {
+      sessionStorage.setItem("toolgen-dismissed", JSON.stringify([...hidden, s.suggestion_id]));
+      banner.remove();
+    });
+    document.querySelector("header").appendChild(banner);
+  }
+
   function setupMode() {
     const root = document.documentElement;
     const toggle = document.getElementById("mode-toggle");
@@ -507,6 +593,7 @@
     }
     build();
     refreshAll().then(() => document.body.setAttribute("data-ready", "true"));
+    suggest();
   }
 
   setupMode();

@@ -306,3 +306,60 @@ def test_the_same_page_from_an_origin_the_tool_does_not_allow_cannot_reach_it(se
         assert "could not be reached" in watched.page.locator(".widget-error").first.inner_text()
     finally:
         elsewhere.stop()
+
+
+def test_a_suggestion_banner_accepted_on_the_page_revises_the_tool(server, watched):
+    from tests.e2e.test_growth import TEN_MORNINGS, log_runs
+
+    token = server.token("bea")
+    tool = make(server, "log my runs", "bea")
+    log_runs(server, token, tool, TEN_MORNINGS)
+    page = open_tool(watched, tool["ui_url"], token)
+    page.wait_for_selector("#suggestion", timeout=20000)
+    banner = page.locator("#suggestion").inner_text()
+    assert "06:00" in banner and "10" in banner, banner
+    assert page.locator("form input[name=start]").first.input_value() == ""  # no default yet
+    # accepting revises the tool; the page reloads as the new version and says what changed
+    with page.expect_navigation(timeout=60000):
+        page.click("#suggestion-accept")
+    page.wait_for_selector("body[data-ready=true]", timeout=20000)
+    assert page.locator("#changes").is_visible()
+    default = page.locator("form input[name=start]").first.input_value()
+    assert "06:00" <= default < "08:00", default
+    until(page, "document.querySelectorAll('tbody tr').length === 10")
+    page.wait_for_timeout(500)  # the banner's own call has ended: the answered suggestion is not offered again
+    assert page.locator("#suggestion").count() == 0
+    # a follow-up adds a field, and the page shows it
+    reply = http(
+        "POST",
+        f"{server.url}/v1/tools/{tool['tool_id']}/revisions",
+        token=token,
+        body={"prompt": "also track my heart rate"},
+    )
+    assert reply.status == 202, reply.body
+    from tests.e2e.conftest import wait_for_job
+
+    assert wait_for_job(server, reply.body["job_id"], token)["status"] == "succeeded"
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]", timeout=20000)
+    labels = " ".join(page.locator("form label").all_inner_texts()).lower()
+    assert "heart" in labels or "pulse" in labels, labels
+    assert not watched.errors and not watched.dialogs, (watched.errors, watched.dialogs)
+
+
+def test_a_rejected_banner_goes_and_does_not_come_back(server, watched):
+    from tests.e2e.test_growth import TEN_MORNINGS, log_runs
+
+    token = server.token("ben")
+    tool = make(server, "我想记录每天晨跑", "ben")
+    log_runs(server, token, tool, TEN_MORNINGS)
+    page = open_tool(watched, tool["ui_url"], token)
+    page.wait_for_selector("#suggestion", timeout=20000)
+    assert re.search(r"[\u4e00-\u9fff]", page.locator("#suggestion").inner_text())
+    page.click("#suggestion-reject")
+    until(page, "!document.querySelector('#suggestion')")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]", timeout=20000)
+    page.wait_for_timeout(1000)
+    assert page.locator("#suggestion").count() == 0
+    assert not watched.errors and not watched.dialogs, (watched.errors, watched.dialogs)

@@ -26,6 +26,12 @@ _LABELS = {
     "en": {
         "asked": "You asked",
         "changed": "New in revision {n}",
+        "suggestion": "Suggestion",
+        "accept": "Yes, change it",
+        "reject": "No, thanks",
+        "dismiss": "Not now",
+        "revising": "Changing the tool…",
+        "rejected": "Got it: that will not be suggested again.",
         "toggle_mode": "Light / dark",
         "token_title": "Sign in",
         "token": "Access token",
@@ -52,6 +58,12 @@ _LABELS = {
     "zh": {
         "asked": "你的需求",
         "changed": "第 {n} 版的改动",
+        "suggestion": "建议",
+        "accept": "好，就这样改",
+        "reject": "不用了",
+        "dismiss": "以后再说",
+        "revising": "正在修改工具…",
+        "rejected": "好的，以后不再这样建议。",
         "toggle_mode": "浅色 / 深色",
         "token_title": "登录",
         "token": "访问令牌",
@@ -141,6 +153,7 @@ def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
     metrics = {name: _figure_name(program, name) for name in names}
     return {
         "tool_url": tool_url,
+        "suggestions": bool(tool_url),  # an exported tool serves its own page, with no platform to ask
         "lang": lang,
         "labels": {**_LABELS[lang], "metrics": metrics},
         "entities": {name: e.model_dump() for name, e in program.entities.items()},
@@ -164,7 +177,8 @@ def render_page(
             "default-src 'none'",
             f"script-src {_sha256(script)}",
             f"style-src {_sha256(css)}",
-            f"connect-src {_origin(tool_url) if tool_url else SELF}",
+            # a page the platform serves also asks the platform (its own origin) for the tool's suggestions
+            f"connect-src {_origin(tool_url) + ' ' + SELF if tool_url else SELF}",
             "img-src data:",
             "base-uri 'none'",
             "form-action 'none'",
