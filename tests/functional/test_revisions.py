@@ -1,0 +1,85 @@
+"""Revise jobs on moto (toolgen/revising.py): a new version behind live, rows kept, a failure leaves the tool as
+it was, and one revision of a tool at a time."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.functional.test_pipeline import call_tool, run
+from toolgen.changes import Change
+from toolgen.config import Settings
+from toolgen.errors import RevisionInProgressError
+from toolgen.ids import sortable_id
+from toolgen.local.lambda_runtime import RuntimeInvoker
+from toolgen.models import Job, JobMessage
+from toolgen.pipeline import process
+from toolgen.revisions import RevisionStore
+from toolgen.services import Services
+from toolgen.ui.pages import PageStore
+
+
+@pytest.fixture
+def services(aws_env, runtime) -> Services:
+    return Services.from_settings(
+        Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
+        invoker=RuntimeInvoker(runtime),
+    )
+
+
+def revise(services: Services, user: str, tool_id: str, prompt: str, changes: list[Change]) -> Job:
+    job = Job(job_id=sortable_id("j"), user=user, prompt=prompt, kind="revise", tool_id=tool_id)
+    job.changes = [c.model_dump(mode="json") for c in changes]
+    RevisionStore(services.table).hold(user, tool_id, job.job_id)
+    services.jobs.create(job)
+    return process(JobMessage(job_id=job.job_id, user=user, prompt=prompt), services)
+
+
+PULSE = Change(op="add_field", entity="run", field="pulse", spec={"type": "integer", "label": "Heart rate (bpm)"})
+
+
+def test_a_revision_is_a_new_version_behind_live_and_every_row_stays(services, runtime, emulator):
+    made = run(services, "log my runs", user="rev1")
+    record = services.tools.get("rev1", made.tool_id)
+    for n in range(3):
+        assert call_tool(runtime, record.function_name, "POST", "/runs", "rev1", {"distance": 5 + n})[0] == 201
+    live_before = emulator.client("lambda").get_alias(FunctionName=record.function_name, Name="live")
+    job = revise(services, "rev1", made.tool_id, "also track my heart rate", [PULSE])
+    assert job.status == "succeeded", job.error
+    assert job.revision == 2 and [s.status for s in job.stages] == ["succeeded"] * 7
+    live_after = emulator.client("lambda").get_alias(FunctionName=record.function_name, Name="live")
+    assert int(live_after["FunctionVersion"]) > int(live_before["FunctionVersion"])
+    revised = services.tools.get("rev1", made.tool_id)
+    assert revised.revision == 2 and "pulse" in revised.program["entities"]["run"]["fields"]
+    assert revised.tool_url == record.tool_url and revised.home == record.home
+    status, listed = call_tool(runtime, record.function_name, "GET", "/runs", "rev1")
+    assert status == 200 and len(listed["items"]) == 3 and all(r.get("pulse") is None for r in listed["items"])
+    status, row = call_tool(runtime, record.function_name, "POST", "/runs", "rev1", {"distance": 4, "pulse": 140})
+    assert status == 201 and row["pulse"] == 140
+    history, _ = RevisionStore(services.table).page("rev1", made.tool_id, None, 10)
+    assert [(r.revision, r.by) for r in history] == [(2, "follow_up"), (1, "request")]
+    # the second revision could start: the first one let go of the tool
+    RevisionStore(services.table).hold("rev1", made.tool_id, "j-next")
+
+
+def test_a_revision_that_fails_after_going_live_leaves_the_tool_as_it_was(services, runtime):
+    made = run(services, "log my runs", user="rev2")
+    record = services.tools.get("rev2", made.tool_id)
+    assert call_tool(runtime, record.function_name, "POST", "/runs", "rev2", {"distance": 5})[0] == 201
+    services.pages = PageStore("no-such-bucket")  # the render stage fails, after the new version went live
+    job = revise(services, "rev2", made.tool_id, "also track my heart rate", [PULSE])
+    assert job.status == "failed" and "s3 put_object failed" in job.error
+    assert [s.status for s in job.stages][4:] == ["succeeded", "failed", "skipped"]
+    kept = services.tools.get("rev2", made.tool_id)
+    assert kept.revision == 1 and "pulse" not in kept.program["entities"]["run"]["fields"]
+    status, body = call_tool(runtime, record.function_name, "POST", "/runs", "rev2", {"distance": 4, "pulse": 140})
+    assert status == 422, body  # the tool answering is the one before the revision
+    assert len(call_tool(runtime, record.function_name, "GET", "/runs", "rev2")[1]["items"]) == 1
+    assert RevisionStore(services.table).page("rev2", made.tool_id, None, 10)[0] == []
+    RevisionStore(services.table).hold("rev2", made.tool_id, "j-next")  # let go of, failed as it did
+
+
+def test_a_second_revision_while_one_runs_is_refused(services):
+    made = run(services, "log my runs", user="rev3")
+    RevisionStore(services.table).hold("rev3", made.tool_id, "j-first")
+    with pytest.raises(RevisionInProgressError):
+        revise(services, "rev3", made.tool_id, "also track my heart rate", [PULSE])
