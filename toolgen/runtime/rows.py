@@ -11,12 +11,25 @@ refused, so concurrent creates cannot leave more rows than the cap. (Not a trans
 emulator's DynamoDB, copies the whole table for each one, which took a create past its 10 s timeout at 100,000
 rows.) Rows made before the summary existed are not counted (the cap is then that many rows late).
 Reads are pages: a page of a list, or the newest rows up to a bound for figures; nothing here reads every row.
+
+A tool is revised by deploying its next program over the same partition ("rename minutes to duration", "use
+miles", "stop tracking the note"), so rows outlive the program that wrote them. Each row records the revision that
+wrote it (``rev``; none means 1), and reading it applies the migrations of every later revision (renames, then unit
+factors, toolgen/program.py's Migration) before showing only the fields the current program declares. Rows are
+migrated where they are read, never rewritten by a revision: a person may keep 100,000 rows, and rewriting them
+would make a revision wait on 100,000 writes (past any Lambda's time) and, stopped half-way, leave rows of two
+shapes that nothing could tell apart; read-time migration is pure Python over the items a read already holds, so
+it costs no request. A removed field is hidden, not deleted, so a later revision adding it back shows it again.
+An update stores the row migrated to the current revision (so a renamed field's value moves under its new name)
+and stamps it with that revision, never an older one: a process still serving the previous revision while the
+next is deployed must not stamp a row in the new shape as old, or a unit change would be applied to it twice.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+import math
+from typing import TYPE_CHECKING, Any
 
 from toolgen import cursor
 from toolgen.bounds import MAX_ROWS_PER_PERSON
@@ -26,30 +39,84 @@ from toolgen.runtime.errors import Invalid, RouteNotFound, TooMany
 from toolgen.runtime.messages import Message
 from toolgen.table import ItemTable, rows_pk
 
+if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
+    from toolgen.program import Migration, ToolProgram
+
 UPDATE_ATTEMPTS = 3
 SUMMARY = "SUMMARY"
 FIGURES = "FIGURES#"
+SHOWN = ("id", "created_at", "updated_at")  # besides the fields the program declares
+DIGITS = 10  # significant digits a unit change keeps: 5 km reads 3.106855961 mi, and converts back to 5
 
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _row(item: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": item["id"],
-        **item.get("data", {}),
-        "created_at": item["created_at"],
-        "updated_at": item.get("updated_at"),
-    }
+def _scaled(value: float, factor: float) -> float | None:
+    """``value`` in a new unit, to DIGITS significant digits (a whole number as an int); None past any number."""
+    scaled = float(f"{value * factor:.{DIGITS}g}")
+    if not math.isfinite(scaled):  # factors are finite, but enough of them overflow: JSON and DynamoDB hold no inf
+        return None
+    return int(scaled) if scaled.is_integer() and abs(scaled) < 2**53 else scaled
+
+
+def migrate(data: dict[str, Any], rev: int, migrations: list[Migration]) -> dict[str, Any]:
+    """A copy of a row's ``data``, written at revision ``rev``, as the migrations of later revisions read it.
+
+    A field's factors are multiplied together and rounded once, at the end: rounded at each step, km to miles and
+    back again would read 10 km as 9.999999999.
+    """
+    data = dict(data)
+    factors: dict[str, float] = {}
+    for migration in migrations:
+        if migration.revision <= rev:
+            continue
+        for old, new in migration.rename.items():
+            if old in data and new not in data:
+                data[new] = data.pop(old)
+                if old in factors:
+                    factors[new] = factors.pop(old)
+        for name, factor in migration.scale.items():
+            value = data.get(name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                factors[name] = factors.get(name, 1.0) * factor
+    for name, factor in factors.items():
+        scaled = _scaled(data[name], factor)
+        if scaled is None:
+            del data[name]
+        else:
+            data[name] = scaled
+    return data
 
 
 class RowStore:
     """Rows of one tool for one person."""
 
-    def __init__(self, table: ItemTable, home: str, user: str) -> None:
+    def __init__(self, table: ItemTable, home: str, user: str, program: ToolProgram) -> None:
         self.table = table
         self.pk = rows_pk(home, user)
+        self.program = program
+        # a program.json deployed before revisions existed has neither (view.py reads it as it was written)
+        self.revision: int = getattr(program, "revision", 1)
+        self._migrations: dict[str, list[Migration]] = {}
+        for migration in getattr(program, "migrations", None) or []:
+            self._migrations.setdefault(migration.entity, []).append(migration)
+
+    def _data(self, entity: str, item: dict[str, Any]) -> dict[str, Any]:
+        """The row's stored data as the current revision reads it, hidden fields included."""
+        return migrate(item.get("data", {}), item.get("rev", 1), self._migrations.get(entity, []))
+
+    def _row(self, entity: str, item: dict[str, Any]) -> dict[str, Any]:
+        """What a caller sees of a row: the fields the program declares now, migrated to it."""
+        fields = self.program.entities[entity].fields
+        data = self._data(entity, item)
+        return {
+            "id": item["id"],
+            **{name: value for name, value in data.items() if name in fields},
+            "created_at": item["created_at"],
+            "updated_at": item.get("updated_at"),
+        }
 
     def _sk(self, entity: str, row_id: str) -> str:
         if not ROW_ID_RE.match(row_id):
@@ -64,6 +131,7 @@ class RowStore:
             "sk": sk,
             "id": row_id,
             "data": data,
+            "rev": self.revision,
             "created_at": now,
             "updated_at": now,
         }
@@ -75,7 +143,7 @@ class RowStore:
             # and the version moved, so a figure computed while the row was there is not kept as current
             self.table.add(self.pk, SUMMARY, {"version": 1})
             raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
-        return _row(item)
+        return self._row(entity, item)
 
     def page(
         self, entity: str, token: str | None, limit: int, *, newest_first: bool
@@ -91,7 +159,7 @@ class RowStore:
         items, following = self.table.query_page(self.pk, prefix, start, limit=limit + 1, newest_first=newest_first)
         if len(items) > limit:
             items, following = items[:limit], {"pk": self.pk, "sk": items[limit - 1]["sk"]}
-        return [_row(item) for item in items], cursor.encode(following)
+        return [self._row(entity, item) for item in items], cursor.encode(following)
 
     def recent(self, entity: str, most: int) -> list[dict[str, Any]]:
         """The ``most`` newest rows of ``entity``, oldest first: what a figure reads, whatever the row count."""
@@ -104,7 +172,7 @@ class RowStore:
             found.extend(items)
             if start is None:
                 break
-        return [_row(item) for item in reversed(found)]
+        return [self._row(entity, item) for item in reversed(found)]
 
     def summary(self) -> dict[str, Any]:
         """The partition's summary: ``rows`` kept and the ``version`` of its rows (both 0 before any write)."""
@@ -125,7 +193,7 @@ class RowStore:
         item = self.table.get(self.pk, self._sk(entity, row_id))
         if item is None:
             raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
-        return _row(item)
+        return self._row(entity, item)
 
     def update(self, entity: str, row_id: str, changes: dict[str, Any]) -> dict[str, Any]:
         """Merge ``changes`` into a row; a concurrent change is re-read and merged again, never overwritten."""
@@ -134,15 +202,20 @@ class RowStore:
             item = self.table.get(self.pk, sk)
             if item is None:
                 raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
-            merged = {**item.get("data", {}), **changes}
+            # migrated first, so that a renamed field's value moves under its new name rather than staying behind
+            merged = {**self._data(entity, item), **changes}
+            rev = max(item.get("rev", 1), self.revision)  # never older: a warm process may serve the last revision
             try:
                 updated = self.table.update(
-                    self.pk, sk, {"data": merged, "updated_at": _now()}, expect={"updated_at": item["updated_at"]}
+                    self.pk,
+                    sk,
+                    {"data": merged, "rev": rev, "updated_at": _now()},
+                    expect={"updated_at": item["updated_at"]},
                 )
             except ConflictError:
                 continue
             self._moved()
-            return _row(updated)
+            return self._row(entity, updated)
         raise ConflictError(f"{entity} {row_id} kept changing; try again")
 
     def delete(self, entity: str, row_id: str) -> None:
