@@ -177,6 +177,18 @@ def test_rows_written_before_revisions_were_recorded_read_as_revision_1():
     assert (run["duration"], run["distance"], run["note"]) == (30, 3.106855961, "old")
 
 
+def test_a_figure_kept_under_one_revision_is_not_served_under_the_next():
+    # given the run stats asked, and so kept, under revision 1
+    tool = Tool(run_log())
+    tool.call("POST", "/runs", body={"date": "2026-12-01", "distance": 5})
+    assert tool.call("GET", "/stats")["metrics"]["total_distance"] == 5
+    # when revision 2 changes the figure, with nothing written since
+    doubled = {"total_distance": "sum(distance) * 2"}
+    tool.deploy(revised(run_log(), edit=lambda d: d["operations"][2]["metrics"].update(doubled)))
+    # then the figure is revision 2's
+    assert tool.call("GET", "/stats")["metrics"]["total_distance"] == 10
+
+
 def test_a_process_still_on_an_older_revision_never_stamps_a_row_back_to_it():
     # given a run logged in miles under revision 2
     tool = Tool(run_log())
