@@ -230,3 +230,28 @@ def test_a_program_written_before_revisions_existed_still_serves_its_rows(writte
     assert tool.call("PATCH", f"/runs/{run['id']}", body={"minutes": 31})["minutes"] == 31
     assert tool.call("GET", "/stats")["metrics"]["total_distance"] == 5
     assert tool.stored(run["id"])["rev"] == 1
+
+
+def test_rows_of_different_shapes_read_in_one_call_are_each_migrated_as_their_own():
+    # given rename-then-scale migrations, one migrator for a whole read (as one call's RowStore has)
+    from toolgen.runtime.migrate import Migrations
+
+    miles = Migrations([TO_MINUTES.model_copy(update={"scale": {"distance": KM_TO_MI}})])
+    rows = [
+        ({"distance": 5, "minutes": 30}, 1),
+        ({"distance": "5 km", "minutes": 30}, 1),  # not a number: left as it is
+        ({"distance": True, "duration": 10, "minutes": 30}, 1),  # a boolean is no number; duration already there
+        ({"distance": 2, "duration": 20}, 2),  # written at revision 2: as it is
+        ({"distance": 10, "minutes": 30}, 1),  # the first row's shape again, with other values
+    ]
+    # when each is read
+    read = [miles.apply(data, rev) for data, rev in rows]
+    # then each follows its own shape, and the stored data is not touched
+    assert read == [
+        {"distance": 3.106855961, "duration": 30},
+        {"distance": "5 km", "duration": 30},
+        {"distance": True, "duration": 10, "minutes": 30},
+        {"distance": 2, "duration": 20},
+        {"distance": 6.213711922, "duration": 30},
+    ]
+    assert rows[0][0] == {"distance": 5, "minutes": 30}

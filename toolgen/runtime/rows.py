@@ -15,20 +15,19 @@ Reads are pages: a page of a list, or the newest rows up to a bound for figures;
 A tool is revised by deploying its next program over the same partition ("rename minutes to duration", "use
 miles", "stop tracking the note"), so rows outlive the program that wrote them. Each row records the revision that
 wrote it (``rev``; none means 1), and reading it applies the migrations of every later revision (renames, then unit
-factors, toolgen/program.py's Migration) before showing only the fields the current program declares. Rows are
-migrated where they are read, never rewritten by a revision: a person may keep 100,000 rows, and rewriting them
-would make a revision wait on 100,000 writes (past any Lambda's time) and, stopped half-way, leave rows of two
-shapes that nothing could tell apart; read-time migration is pure Python over the items a read already holds, so
-it costs no request. A removed field is hidden, not deleted, so a later revision adding it back shows it again.
-An update stores the row migrated to the current revision (so a renamed field's value moves under its new name)
-and stamps it with that revision, never an older one: a process still serving the previous revision while the
-next is deployed must not stamp a row in the new shape as old, or a unit change would be applied to it twice.
+factors: migrate.py) before showing only the fields the current program declares. Rows are migrated where they are
+read, never rewritten by a revision: a person may keep 100,000 rows, and rewriting them would make a revision wait
+on 100,000 writes (past any Lambda's time) and, stopped half-way, leave rows of two shapes that nothing could tell
+apart; read-time migration is pure Python over the items a read already holds, so it costs no request. A removed
+field is hidden, not deleted, so a later revision adding it back shows it again. An update stores the row migrated
+to the current revision (so a renamed field's value moves under its new name) and stamps it with that revision,
+never an older one: a process still serving the previous revision while the next is deployed must not stamp a row
+in the new shape as old, or a unit change would be applied to it twice.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 from typing import TYPE_CHECKING, Any
 
 from toolgen import cursor
@@ -37,6 +36,7 @@ from toolgen.errors import ConflictError
 from toolgen.ids import ROW_ID_RE, sortable_id
 from toolgen.runtime.errors import Invalid, RouteNotFound, TooMany
 from toolgen.runtime.messages import Message
+from toolgen.runtime.migrate import Migrations
 from toolgen.table import ItemTable, rows_pk
 
 if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
@@ -45,49 +45,10 @@ if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.p
 UPDATE_ATTEMPTS = 3
 SUMMARY = "SUMMARY"
 FIGURES = "FIGURES#"
-SHOWN = ("id", "created_at", "updated_at")  # besides the fields the program declares
-DIGITS = 10  # significant digits a unit change keeps: 5 km reads 3.106855961 mi, and converts back to 5
 
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _scaled(value: float, factor: float) -> float | None:
-    """``value`` in a new unit, to DIGITS significant digits (a whole number as an int); None past any number."""
-    scaled = float(f"{value * factor:.{DIGITS}g}")
-    if not math.isfinite(scaled):  # factors are finite, but enough of them overflow: JSON and DynamoDB hold no inf
-        return None
-    return int(scaled) if scaled.is_integer() and abs(scaled) < 2**53 else scaled
-
-
-def migrate(data: dict[str, Any], rev: int, migrations: list[Migration]) -> dict[str, Any]:
-    """A copy of a row's ``data``, written at revision ``rev``, as the migrations of later revisions read it.
-
-    A field's factors are multiplied together and rounded once, at the end: rounded at each step, km to miles and
-    back again would read 10 km as 9.999999999.
-    """
-    data = dict(data)
-    factors: dict[str, float] = {}
-    for migration in migrations:
-        if migration.revision <= rev:
-            continue
-        for old, new in migration.rename.items():
-            if old in data and new not in data:
-                data[new] = data.pop(old)
-                if old in factors:
-                    factors[new] = factors.pop(old)
-        for name, factor in migration.scale.items():
-            value = data.get(name)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                factors[name] = factors.get(name, 1.0) * factor
-    for name, factor in factors.items():
-        scaled = _scaled(data[name], factor)
-        if scaled is None:
-            del data[name]
-        else:
-            data[name] = scaled
-    return data
 
 
 class RowStore:
@@ -99,13 +60,15 @@ class RowStore:
         self.program = program
         # a program.json deployed before revisions existed has neither (view.py reads it as it was written)
         self.revision: int = getattr(program, "revision", 1)
-        self._migrations: dict[str, list[Migration]] = {}
+        by_entity: dict[str, list[Migration]] = {}
         for migration in getattr(program, "migrations", None) or []:
-            self._migrations.setdefault(migration.entity, []).append(migration)
+            by_entity.setdefault(migration.entity, []).append(migration)
+        self._migrations = {entity: Migrations(migrations) for entity, migrations in by_entity.items()}
 
     def _data(self, entity: str, item: dict[str, Any]) -> dict[str, Any]:
         """The row's stored data as the current revision reads it, hidden fields included."""
-        return migrate(item.get("data", {}), item.get("rev", 1), self._migrations.get(entity, []))
+        data, migrations = item.get("data", {}), self._migrations.get(entity)
+        return migrations.apply(data, item.get("rev", 1)) if migrations else dict(data)
 
     def _row(self, entity: str, item: dict[str, Any]) -> dict[str, Any]:
         """What a caller sees of a row: the fields the program declares now, migrated to it."""
