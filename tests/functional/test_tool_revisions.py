@@ -12,6 +12,7 @@ from toolgen.accounts import Account
 from toolgen.deploy.plan import live
 from toolgen.pipeline import _function_spec
 from toolgen.program import Migration, ToolProgram
+from toolgen.table import rows_pk
 
 
 def test_rows_written_under_revision_1_read_under_revision_2(services, runtime):
@@ -29,6 +30,7 @@ def test_rows_written_under_revision_1_read_under_revision_2(services, runtime):
     fields["duration"] = fields.pop("minutes")
     del fields["note"]
     data["operations"][2]["metrics"]["pace_min_per_km"] = "round(sum(duration) / sum(distance), 2)"
+    data["operations"].append({"id": "editRun", "kind": "update", "path": "/runs/{id}", "entity": "run"})
     migration = Migration(revision=2, entity="run", rename={"minutes": "duration"}, scale={"distance": 1 / 1.609344})
     data.update(revision=2, migrations=[migration.model_dump(mode="json")])
     spec = _function_spec(
@@ -42,3 +44,8 @@ def test_rows_written_under_revision_1_read_under_revision_2(services, runtime):
     assert (row["distance"], row["duration"], "minutes" in row, "note" in row) == (3.106855961, 30, False, False)
     metrics = call_tool(runtime, live(name), "GET", "/stats", user="rhea")[1]["metrics"]
     assert (metrics["total_distance"], metrics["pace_min_per_km"]) == (3.11, round(30 / 3.106855961, 2))
+    # and a change to the row keeps its duration, stored under the new name, and its note, hidden
+    status, changed = call_tool(runtime, live(name), "PATCH", f"/runs/{row['id']}", user="rhea", body={"distance": 4})
+    assert (status, changed["distance"], changed["duration"], "note" in changed) == (200, 4, 30, False)
+    stored = services.table.get(rows_pk(record.home or "", "rhea"), f"run#{row['id']}")
+    assert (stored["rev"], stored["data"]["duration"], stored["data"]["note"]) == (2, 30, "windy")
