@@ -196,7 +196,7 @@ class ToolApp:
 
     def run(self, op: Any, user: str, row_id: str | None, query: dict[str, str], body: Any) -> dict[str, Any]:
         """Run one operation for ``user``."""
-        rows, today = RowStore(self.table, self.home, user), self.clock()
+        rows, today = RowStore(self.table, self.home, user, self.program), self.clock()
         kind = op.kind  # dispatch on the kind, so validated models and views (view.py) are served alike
         if kind == "create":
             return response(201, operations.create(self.program, op, rows, body, today))

@@ -5,8 +5,9 @@ columns (sums and counts, but also streak, settle, first and last, min and max t
 conditions that move with the day (``where``, ``period``) and by the caller's own query; keeping each of them up to
 date on every write would mean a rule per function and per condition, and getting one wrong gives wrong numbers
 silently. A cache is right by construction: the partition's version (rows.py's summary) moves with every write,
-and a kept figure is used only while the version, the operation's query and the day are those it was computed
-for. What it costs:
+and a kept figure is used only while the version, the operation's query, the day and the program's revision are
+those it was computed for (a revision writes no row, so moves no version, yet may change the operation or the unit
+its rows read in). What it costs:
 - asked again with nothing written: the summary and the kept figure, two GetItems, whatever the row count;
 - after a write, one recomputation over the newest ``bounds.FIGURE_ROWS`` rows (2,000, read a page at a time,
   newest first): bounded by that, not by the rows a person keeps. A person with more rows has figures over their
@@ -27,9 +28,11 @@ from toolgen.runtime.rows import RowStore
 MAX_KEPT = 64 * 1024  # characters of JSON: a larger answer (many groups) is recomputed rather than stored
 
 
-def _question(op: Any, wanted: dict[str, Any], today: dt.date) -> str:
-    """What the figures answer: the operation, the caller's filters and the day (periods and dates move with it)."""
-    text = json.dumps([op.id, sorted(wanted.items()), today.isoformat()], default=str, ensure_ascii=False)
+def _question(op: Any, wanted: dict[str, Any], today: dt.date, revision: int) -> str:
+    """What the figures answer: the operation, the caller's filters, the day (periods and dates move with it) and
+    the program's revision (a revision may change the operation under the same id, or the unit its rows read in)."""
+    question = [op.id, sorted(wanted.items()), today.isoformat(), revision]
+    text = json.dumps(question, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -45,7 +48,7 @@ def kept_or_computed(
     if _random(op):
         return compute()
     version = rows.summary().get("version", 0)  # read before the rows: a write after it makes what we keep stale
-    question = _question(op, wanted, today)
+    question = _question(op, wanted, today, rows.revision)
     kept = rows.kept(op.id)
     if kept and kept.get("version") == version and kept.get("question") == question:
         answer: dict[str, Any] = json.loads(kept["answer"])

@@ -11,12 +11,24 @@ refused, so concurrent creates cannot leave more rows than the cap. (Not a trans
 emulator's DynamoDB, copies the whole table for each one, which took a create past its 10 s timeout at 100,000
 rows.) Rows made before the summary existed are not counted (the cap is then that many rows late).
 Reads are pages: a page of a list, or the newest rows up to a bound for figures; nothing here reads every row.
+
+A tool is revised by deploying its next program over the same partition ("rename minutes to duration", "use
+miles", "stop tracking the note"), so rows outlive the program that wrote them. Each row records the revision that
+wrote it (``rev``; none means 1), and reading it applies the migrations of every later revision (renames, then unit
+factors: migrate.py) before showing only the fields the current program declares. Rows are migrated where they are
+read, never rewritten by a revision: a person may keep 100,000 rows, and rewriting them would make a revision wait
+on 100,000 writes (past any Lambda's time) and, stopped half-way, leave rows of two shapes that nothing could tell
+apart; read-time migration is pure Python over the items a read already holds, so it costs no request. A removed
+field is hidden, not deleted, so a later revision adding it back shows it again. An update stores the row migrated
+to the current revision (so a renamed field's value moves under its new name) and stamps it with that revision,
+never an older one: a process still serving the previous revision while the next is deployed must not stamp a row
+in the new shape as old, or a unit change would be applied to it twice.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolgen import cursor
 from toolgen.bounds import MAX_ROWS_PER_PERSON
@@ -24,7 +36,11 @@ from toolgen.errors import ConflictError
 from toolgen.ids import ROW_ID_RE, sortable_id
 from toolgen.runtime.errors import Invalid, RouteNotFound, TooMany
 from toolgen.runtime.messages import Message
+from toolgen.runtime.migrate import Migrations
 from toolgen.table import ItemTable, rows_pk
+
+if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.py); pydantic is not imported
+    from toolgen.program import Migration, ToolProgram
 
 UPDATE_ATTEMPTS = 3
 SUMMARY = "SUMMARY"
@@ -35,21 +51,35 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _row(item: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": item["id"],
-        **item.get("data", {}),
-        "created_at": item["created_at"],
-        "updated_at": item.get("updated_at"),
-    }
-
-
 class RowStore:
     """Rows of one tool for one person."""
 
-    def __init__(self, table: ItemTable, home: str, user: str) -> None:
+    def __init__(self, table: ItemTable, home: str, user: str, program: ToolProgram) -> None:
         self.table = table
         self.pk = rows_pk(home, user)
+        self.program = program
+        # a program.json deployed before revisions existed has neither (view.py reads it as it was written)
+        self.revision: int = getattr(program, "revision", 1)
+        by_entity: dict[str, list[Migration]] = {}
+        for migration in getattr(program, "migrations", None) or []:
+            by_entity.setdefault(migration.entity, []).append(migration)
+        self._migrations = {entity: Migrations(migrations) for entity, migrations in by_entity.items()}
+
+    def _data(self, entity: str, item: dict[str, Any]) -> dict[str, Any]:
+        """The row's stored data as the current revision reads it, hidden fields included."""
+        data, migrations = item.get("data", {}), self._migrations.get(entity)
+        return migrations.apply(data, item.get("rev", 1)) if migrations else dict(data)
+
+    def _row(self, entity: str, item: dict[str, Any]) -> dict[str, Any]:
+        """What a caller sees of a row: the fields the program declares now, migrated to it."""
+        fields = self.program.entities[entity].fields
+        data = self._data(entity, item)
+        return {
+            "id": item["id"],
+            **{name: value for name, value in data.items() if name in fields},
+            "created_at": item["created_at"],
+            "updated_at": item.get("updated_at"),
+        }
 
     def _sk(self, entity: str, row_id: str) -> str:
         if not ROW_ID_RE.match(row_id):
@@ -64,6 +94,7 @@ class RowStore:
             "sk": sk,
             "id": row_id,
             "data": data,
+            "rev": self.revision,
             "created_at": now,
             "updated_at": now,
         }
@@ -75,7 +106,7 @@ class RowStore:
             # and the version moved, so a figure computed while the row was there is not kept as current
             self.table.add(self.pk, SUMMARY, {"version": 1})
             raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
-        return _row(item)
+        return self._row(entity, item)
 
     def page(
         self, entity: str, token: str | None, limit: int, *, newest_first: bool
@@ -91,7 +122,7 @@ class RowStore:
         items, following = self.table.query_page(self.pk, prefix, start, limit=limit + 1, newest_first=newest_first)
         if len(items) > limit:
             items, following = items[:limit], {"pk": self.pk, "sk": items[limit - 1]["sk"]}
-        return [_row(item) for item in items], cursor.encode(following)
+        return [self._row(entity, item) for item in items], cursor.encode(following)
 
     def recent(self, entity: str, most: int) -> list[dict[str, Any]]:
         """The ``most`` newest rows of ``entity``, oldest first: what a figure reads, whatever the row count."""
@@ -104,7 +135,7 @@ class RowStore:
             found.extend(items)
             if start is None:
                 break
-        return [_row(item) for item in reversed(found)]
+        return [self._row(entity, item) for item in reversed(found)]
 
     def summary(self) -> dict[str, Any]:
         """The partition's summary: ``rows`` kept and the ``version`` of its rows (both 0 before any write)."""
@@ -125,7 +156,7 @@ class RowStore:
         item = self.table.get(self.pk, self._sk(entity, row_id))
         if item is None:
             raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
-        return _row(item)
+        return self._row(entity, item)
 
     def update(self, entity: str, row_id: str, changes: dict[str, Any]) -> dict[str, Any]:
         """Merge ``changes`` into a row; a concurrent change is re-read and merged again, never overwritten."""
@@ -134,15 +165,20 @@ class RowStore:
             item = self.table.get(self.pk, sk)
             if item is None:
                 raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
-            merged = {**item.get("data", {}), **changes}
+            # migrated first, so that a renamed field's value moves under its new name rather than staying behind
+            merged = {**self._data(entity, item), **changes}
+            rev = max(item.get("rev", 1), self.revision)  # never older: a warm process may serve the last revision
             try:
                 updated = self.table.update(
-                    self.pk, sk, {"data": merged, "updated_at": _now()}, expect={"updated_at": item["updated_at"]}
+                    self.pk,
+                    sk,
+                    {"data": merged, "rev": rev, "updated_at": _now()},
+                    expect={"updated_at": item["updated_at"]},
                 )
             except ConflictError:
                 continue
             self._moved()
-            return _row(updated)
+            return self._row(entity, updated)
         raise ConflictError(f"{entity} {row_id} kept changing; try again")
 
     def delete(self, entity: str, row_id: str) -> None:
