@@ -10,6 +10,7 @@ Every pattern needs enough evidence (the thresholds below say why each is what i
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from collections import Counter
@@ -63,6 +64,7 @@ class _Tool:
     rows: list[dict[str, Any]]
     today: dt.date
     said: words.Rows
+    read: dict[str, list[dt.date | None]] = dataclasses.field(default_factory=dict)
 
     def pattern(self, kind: str, field: str, value: str, count: int, total: int, evidence: str, **data: Any) -> Pattern:
         return Pattern(kind, self.entity, field, value, count, total, evidence, data)
@@ -71,9 +73,15 @@ class _Tool:
         spec = self.body.fields[field]
         return [readings.number(row.get(field), spec.minimum, spec.maximum) for row in self.rows]
 
+    def days(self, dated_by: str) -> list[dt.date | None]:
+        """Each row's date (None where it has none), read once per field: several patterns need them."""
+        if dated_by not in self.read:
+            self.read[dated_by] = [readings.day(row.get(dated_by), self.today) for row in self.rows]
+        return self.read[dated_by]
+
     def dated(self, dated_by: str, field: str) -> list[tuple[dt.date, float]]:
-        days = [readings.day(row.get(dated_by), self.today) for row in self.rows]
-        return [(d, v) for d, v in zip(days, self.numbers(field), strict=True) if d is not None and v is not None]
+        pairs = zip(self.days(dated_by), self.numbers(field), strict=True)
+        return [(d, v) for d, v in pairs if d is not None and v is not None]
 
 
 def mine(
@@ -95,7 +103,7 @@ def mine(
             if dated_by and _additive(field):
                 found.append(_weekly_total(tool, dated_by, field))
     if dated_by:
-        days = [readings.day(row.get(dated_by), today) for row in tool.rows]
+        days = tool.days(dated_by)
         found += [_weekday(tool, dated_by, [d for d in days if d]), _streak(tool, dated_by, days)]
     found += [_goal(tool, op) for op in program.operations if isinstance(op, AggregateOp) and op.entity == name]
     unique: dict[str, Pattern] = {}
