@@ -262,7 +262,7 @@ def _streak(tool: _Tool, field: str, days: list[dt.date | None]) -> Pattern | No
 
 def _goal(tool: _Tool, op: AggregateOp) -> Pattern | None:
     """For a daily or weekly figure with a goal: in how many recent periods its total reached the goal."""
-    goal = readings.number(op.constants.get("goal")) if not isinstance(op.constants.get("goal"), str) else None
+    goal = goal_of(op)
     field = goal_field(tool.program, op)
     if field is None or op.period not in ("day", "week") or op.where or goal is None or goal <= 0:
         return None
@@ -291,6 +291,12 @@ def _goal(tool: _Tool, op: AggregateOp) -> Pattern | None:
         met=met,
         periods=len(periods),
     )
+
+
+def goal_of(op: AggregateOp) -> float | None:
+    """The figure's goal constant when it is a number (a goal written as text is not one to count against)."""
+    goal = op.constants.get("goal")
+    return None if isinstance(goal, str) else readings.number(goal)
 
 
 def goal_field(program: ToolProgram, op: AggregateOp) -> str | None:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from toolgen.changes import Change
 from toolgen.learn import readings, words
-from toolgen.learn.patterns import ROUND_MINUTES, Pattern, date_field, goal_field
+from toolgen.learn.patterns import ROUND_MINUTES, Pattern, date_field, goal_field, goal_of
 from toolgen.program import AggregateOp, ToolProgram
 
 FAR = 0.25  # a goal more than a quarter off the typical week is someone else's goal (too easy, or never met)
@@ -103,8 +103,7 @@ def _goals(program: ToolProgram, entity: str, field: str) -> list[AggregateOp]:
         if isinstance(op, AggregateOp)
         and op.entity == entity
         and goal_field(program, op) == field
-        and readings.number(op.constants.get("goal")) is not None
-        and not isinstance(op.constants.get("goal"), str)
+        and goal_of(op) is not None
     ]
 
 
@@ -118,8 +117,9 @@ def _weekly_goal(program: ToolProgram, pattern: Pattern, patterns: list[Pattern]
     goals = _goals(program, pattern.entity, pattern.field)
     weekly_goals = [op for op in goals if op.period == "week"]
     value = _figure(typical)
+    goal: float | None = None
     if weekly_goals:
-        goal = float(weekly_goals[0].constants["goal"])
+        goal = goal_of(weekly_goals[0]) or 0.0
         if abs(weekly - goal) <= FAR * goal or value == goal:
             return None
         change = Change(op="set_goal", entity=pattern.entity, field=pattern.field, value=value)
@@ -130,21 +130,24 @@ def _weekly_goal(program: ToolProgram, pattern: Pattern, patterns: list[Pattern]
         if figure is None:
             return None
         change = Change(op="add_figure", entity=pattern.entity, field=pattern.field, operation=figure)
-        goal = None
     rows = words.rows_of(program, pattern.entity)
     field = words.field_of(program, entity, pattern.field)
     met = next((p for p in patterns if p.key == f"goal.{pattern.entity}.{pattern.field}"), None)
     said = [pattern.evidence, *([met.evidence] if met else [])]
     shown = field.of(readings.shown(value))
     if rows.zh:
-        text = f"把每周{field.name}目标设为 {shown}？" if goal else f"加一个每周{field.name}目标：{shown}？"
-        now = f"现在的目标是 {field.of(readings.shown(goal))}。" if goal else "目前还没有每周目标。"
+        text = f"把每周{field.name}目标设为 {shown}？" if goal is not None else f"加一个每周{field.name}目标：{shown}？"
+        now = f"现在的目标是 {field.of(readings.shown(goal))}。" if goal is not None else "目前还没有每周目标。"
         reason = "；".join(said) + "。" + now
     else:
         text = (
-            f"Set the weekly {field.name} goal to {shown}?" if goal else f"Add a weekly {field.name} goal of {shown}?"
+            f"Set the weekly {field.name} goal to {shown}?"
+            if goal is not None
+            else f"Add a weekly {field.name} goal of {shown}?"
         )
-        now = f"The goal is {field.of(readings.shown(goal))} now." if goal else "There is no weekly goal yet."
+        now = (
+            f"The goal is {field.of(readings.shown(goal))} now." if goal is not None else "There is no weekly goal yet."
+        )
         reason = ". ".join(said) + ". " + now
     keys = [pattern.key, *([met.key] if met else [])]
     signature = _signature("weekly_goal", pattern.entity, pattern.field, value, goal)
