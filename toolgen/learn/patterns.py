@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.learn import readings, words
-from toolgen.learn.periods import Period, streaks, totals
+from toolgen.learn.periods import Period, date_field, goal_field, goal_of, streaks, totals
 from toolgen.planner.requested import _additive
 from toolgen.program import AggregateOp, Entity, ToolProgram
 
@@ -111,16 +111,6 @@ def mine(
         if pattern is not None:
             unique.setdefault(pattern.key, pattern)
     return list(unique.values())
-
-
-def date_field(program: ToolProgram, entity: str) -> str | None:
-    """The field that dates a row: the one the tool's period figures use, else "date", else the first date field."""
-    fields = program.entities[entity].fields
-    dates = [name for name, spec in fields.items() if spec.type == "date"]
-    for op in program.operations:
-        if isinstance(op, AggregateOp) and op.entity == entity and op.period and op.period_field in dates:
-            return op.period_field
-    return "date" if "date" in dates else next(iter(dates), None)
 
 
 def _time_of_day(tool: _Tool, field: str) -> Pattern | None:
@@ -291,19 +281,3 @@ def _goal(tool: _Tool, op: AggregateOp) -> Pattern | None:
         met=met,
         periods=len(periods),
     )
-
-
-def goal_of(op: AggregateOp) -> float | None:
-    """The figure's goal constant when it is a number (a goal written as text is not one to count against)."""
-    goal = op.constants.get("goal")
-    return None if isinstance(goal, str) else readings.number(goal)
-
-
-def goal_field(program: ToolProgram, op: AggregateOp) -> str | None:
-    """The number field an aggregate's figures total ("round(sum(distance), 2)" totals distance), if one."""
-    fields = program.entities[op.entity].fields
-    for expr in op.metrics.values():
-        for name, spec in fields.items():
-            if spec.type in ("number", "integer") and f"sum({name})" in expr.replace(" ", ""):
-                return name
-    return None

@@ -1,4 +1,5 @@
-"""Rows over the calendar: totals per day or week, and streaks of days, as plain numbers.
+"""Rows over the calendar: totals per day or week, and streaks of days, as plain numbers; and which of a
+program's fields dates its rows and which of its figures total a field against a goal.
 
 Only periods that are over count (this week is not, whatever it holds so far), and only recent ones: what a person
 does now, not what they did last spring. Periods are weeks from Monday, as the runtime's period figures count them.
@@ -12,13 +13,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-from toolgen.learn.readings import week_of
+from toolgen.learn import readings
+from toolgen.program import AggregateOp, ToolProgram
 
 Period = Literal["day", "week"]
 
 
 def start_of(date: dt.date, period: Period) -> dt.date:
-    return week_of(date) if period == "week" else date
+    return readings.week_of(date) if period == "week" else date
 
 
 def _step(period: Period) -> dt.timedelta:
@@ -90,3 +92,29 @@ def streaks(days: set[dt.date], today: dt.date) -> Streaks:
         longest_to=longest_to,
         last=last,
     )
+
+
+def date_field(program: ToolProgram, entity: str) -> str | None:
+    """The field that dates a row: the one the tool's period figures use, else "date", else the first date field."""
+    fields = program.entities[entity].fields
+    dates = [name for name, spec in fields.items() if spec.type == "date"]
+    for op in program.operations:
+        if isinstance(op, AggregateOp) and op.entity == entity and op.period and op.period_field in dates:
+            return op.period_field
+    return "date" if "date" in dates else next(iter(dates), None)
+
+
+def goal_of(op: AggregateOp) -> float | None:
+    """The figure's goal constant when it is a number (a goal written as text is not one to count against)."""
+    goal = op.constants.get("goal")
+    return None if isinstance(goal, str) else readings.number(goal)
+
+
+def goal_field(program: ToolProgram, op: AggregateOp) -> str | None:
+    """The number field an aggregate's figures total ("round(sum(distance), 2)" totals distance), if one."""
+    fields = program.entities[op.entity].fields
+    for expr in op.metrics.values():
+        for name, spec in fields.items():
+            if spec.type in ("number", "integer") and f"sum({name})" in expr.replace(" ", ""):
+                return name
+    return None

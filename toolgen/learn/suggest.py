@@ -21,7 +21,8 @@ from pydantic import ValidationError
 
 from toolgen.changes import Change
 from toolgen.learn import readings, words
-from toolgen.learn.patterns import ROUND_MINUTES, Pattern, date_field, goal_field, goal_of
+from toolgen.learn.patterns import ROUND_MINUTES, Pattern
+from toolgen.learn.periods import date_field, goal_field, goal_of
 from toolgen.program import AggregateOp, ToolProgram
 
 FAR = 0.25  # a goal more than a quarter off the typical week is someone else's goal (too easy, or never met)
