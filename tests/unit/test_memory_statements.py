@@ -61,6 +61,23 @@ def held(store: DynamoMemoryStore, user: str = "u") -> dict[str, str]:
         (["I'd love to live in Tokyo someday"], {}, {"city": "Tokyo"}),
         (["如果能搬到成都就好了"], {}, {"city": "Chengdu"}),
         (["I lived in London in 2015"], {}, {"city": "London"}),
+        # how the person sleeps (issue 16: a caffeine cut-off is suggested to someone sleeping badly); most ways of
+        # saying it badly are negations that are themselves the fact ("睡得不好" is poor sleep, not "睡得好" denied)
+        (["I've been sleeping badly"], {"sleep_quality": "poor"}, {}),
+        (["最近睡得不好"], {"sleep_quality": "poor"}, {}),
+        (["I haven't been sleeping well lately"], {"sleep_quality": "poor"}, {}),
+        (["我晚上睡不着"], {"sleep_quality": "poor"}, {}),
+        (["最近没睡好"], {"sleep_quality": "poor"}, {}),
+        (["最近失眠"], {"sleep_quality": "poor"}, {}),
+        (["I sleep well"], {"sleep_quality": "good"}, {}),
+        (["我最近睡得很好"], {"sleep_quality": "good"}, {}),
+        (["I've been sleeping badly", "I'm sleeping well again"], {"sleep_quality": "good"}, {}),
+        (["最近睡得不好", "我现在睡得好多了"], {"sleep_quality": "good"}, {}),
+        (["最近失眠", "我不再失眠了"], {}, {"sleep_quality": "poor"}),
+        (["I sleep badly", "I no longer sleep badly"], {}, {"sleep_quality": "poor"}),
+        (["My husband sleeps badly"], {}, {"sleep_quality": "poor"}),
+        (["下午喝杯奶茶晚上就睡不着"], {"caffeine_sensitive": "true"}, {"sleep_quality": "poor"}),  # the drink's doing
+        (["I can't sleep after an afternoon coffee"], {"caffeine_sensitive": "true"}, {"sleep_quality": "poor"}),
     ],
 )
 def test_what_a_statement_holds_and_ends(store, said, holds, not_held):

@@ -130,6 +130,28 @@ NEGATIVE_FACTS: tuple[tuple[re.Pattern[str], Fact], ...] = (
         ),
         ("fact", "diet", "vegetarian"),
     ),
+    (
+        # sleepless after a drink is a sensitivity to caffeine, not poor sleep (下午喝杯奶茶晚上就睡不着)
+        re.compile(
+            r"(咖啡|茶|可乐|能量饮料).{0,10}(睡不着|失眠)"
+            r"|\b(coffee|tea|caffeine|cola|energy drinks?)\b.{0,30}\b(can'?t|cannot|couldn'?t) (fall )?sleep\b"
+            r"|\b(can'?t|cannot|couldn'?t) (fall )?sleep\b.{0,30}\b(coffee|tea|caffeine|cola|energy drinks?)\b",
+            re.IGNORECASE,
+        ),
+        ("fact", "caffeine_sensitive", "true"),
+    ),
+    (
+        # Sleeping badly is mostly said with a negation of sleeping well: read as a denial, "最近睡得不好" would end a
+        # good night's sleep instead of holding a poor one. Saying it plainly ("sleeping badly", 失眠) is _sleep's.
+        re.compile(
+            r"\b(haven'?t|have not|hasn'?t|don'?t|do not|didn'?t|did not|can'?t|cannot|can not|couldn'?t|am not|"
+            r"i'?m not|isn'?t|is not|wasn'?t|not)( been)? (sleep(ing)?|slept) (well|good|much|enough)\b"
+            r"|\b(can'?t|cannot|couldn'?t) (fall |get to )?sleep\b"
+            r"|睡得?不(好|着|踏实|安稳|香)|没(怎么)?睡(好|着|踏实)|睡眠(质量)?(不好|不太好|不行)",
+            re.IGNORECASE,
+        ),
+        ("fact", "sleep_quality", "poor"),
+    ),
 )
 
 
@@ -141,7 +163,28 @@ def negative_fact(text: str) -> Fact | None:
     return None
 
 
+def _sleep(t: str) -> Fact | None:
+    """How the person sleeps, said plainly (the negated ways of saying it are NEGATIVE_FACTS)."""
+    if re.search(
+        r"\b(sleep(ing|s)?|slept) (badly|poorly|terribly|very little|too little)\b|\binsomnia\b|\btrouble sleeping\b"
+        r"|\bbad (sleep|nights)\b|\bsleep(ing)? (is |has been )?(bad|awful|terrible)\b"
+        r"|失眠|睡(得|眠)(很|特别|非常|太|比较)?(差|糟)|睡眠质量(很|特别|比较)?差",
+        t,
+    ):
+        return "fact", "sleep_quality", "poor"
+    if re.search(
+        r"\b(sleep(ing|s)?|slept) (well|better|great|soundly|fine|good)\b|\bgood (sleep|nights)\b"
+        r"|睡(得|眠)(很|挺|特别|非常|比较|还)?(好|香|踏实|安稳)|睡眠质量(很|挺|还)?好",
+        t,
+    ):
+        return "fact", "sleep_quality", "good"
+    return None
+
+
 def _body(text: str, t: str) -> Fact | None:
+    sleep = _sleep(t)
+    if sleep is not None:
+        return sleep
     if re.search(
         r"caffeine[- ]sensitive|sensitive to caffeine|coffee keeps me (up|awake)|咖啡因.{0,2}敏感|喝咖啡.{0,3}睡不着", t
     ):
