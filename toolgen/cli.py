@@ -448,6 +448,7 @@ def _parser() -> argparse.ArgumentParser:
             "recall_dev",
             "tuned",
             "held",
+            "fresh",
             "all",
         ],
         default="dev",

@@ -145,6 +145,11 @@ def test_a_unit_is_changed_by_its_factor_with_a_new_label(prompt, request_, labe
         "op": "set_unit", "field": "distance", "value": "mi", "factor": 0.621371, "label": label}  # fmt: skip
 
 
+def test_the_unit_asked_for_is_the_one_said_as_the_new_one():
+    change = one("I want kilograms shown as pounds", "track my weight")
+    assert change.model_dump(include={"op", "value"}) == {"op": "set_unit", "value": "lb"}
+
+
 def test_water_in_ounces_is_fluid_ounces_and_weight_in_pounds_is_pounds():
     assert one("show ounces instead of ml", "track how much water I drink").factor == 0.033814
     assert one("体重改成磅", "记录体重").model_dump(include={"field", "factor"}) == {
@@ -177,7 +182,11 @@ def test_figures_per_period_and_per_group_are_added_as_a_new_requests_would_be()
 
 
 def test_an_edit_is_added_only_to_a_tool_without_one():
-    for prompt, request_ in (("let me edit entries", RUN), ("可以修改记录", RUN_ZH)):
+    for prompt, request_ in (
+        ("let me edit entries", RUN),
+        ("可以修改记录", RUN_ZH),
+        ("能不能改一下以前的记录", RUN_ZH),
+    ):
         change = one(prompt, request_)
         assert change.operation == {"id": "updateRun", "kind": "update", "path": "/runs/{id}", "entity": "run",
                                     "summary": change.operation["summary"]}  # fmt: skip

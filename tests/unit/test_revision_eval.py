@@ -1,6 +1,6 @@
 """The revisions measurement: how a follow-up of tests/data/revisions.jsonl is judged, that the set is well formed,
-and that the reader keeps the figure it reached on the tuned part (the held part is checked for form only; its
-results are read once, at the end of a round)."""
+and that the reader keeps the figure it reached on the tuned part (the held and fresh parts are checked for form
+only; their results are read once, at the end of a round)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_the_set_is_well_formed_half_chinese_with_25_held_out():
     rows = revision_eval.load()
     assert len(rows) >= 80 and len({row["id"] for row in rows}) == len(rows)
     assert sum(row["part"] == "held" for row in rows) == 25
-    assert {row["part"] for row in rows} == {"tuned", "held"}
+    assert {row["part"] for row in rows} == {"tuned", "held", "fresh"}  # fresh: written after the reader
     chinese = sum(bool(re.search(r"[\u4e00-\u9fff]", row["prompt"])) for row in rows)
     assert abs(chinese - len(rows) / 2) <= len(rows) / 10
     assert all(("expect" in row) != ("error" in row) for row in rows)

@@ -52,11 +52,12 @@ _REMOVE = re.compile(
     re.I,
 )
 _UNIT_CUE = re.compile(
-    r"\b(in|use|using|switch|show|display|instead|convert|change|measure)\b|改成|换成|用|改为|显示|换算", re.I
+    r"\b(in|into|as|use|using|switch|shown?|displayed|display|instead|convert|change|measure)\b|改成|换成|用|改为|显示|换算",
+    re.I,
 )
 _EDIT = re.compile(
     r"\b(edit|modify|correct|fix)\b|\b(update|change) (my |the |an |old |past |earlier )?(entr|record|row|item)|"
-    r"修改|编辑|更正|改正",
+    r"修改|编辑|更正|改正|改一下.{0,4}记录|改.{0,2}(以前|之前|过去|记错)的?",
     re.I,
 )
 _ADD = re.compile(

@@ -64,8 +64,8 @@ def _guessed(said: str, lang: str) -> FieldDef | None:
     """A field for words the knowledge base does not know, typed by what they speak of."""
     chinese = bool(re.search(r"[\u4e00-\u9fff]", said))
     name_words = (english(said) or "") if chinese else said
-    if not said or len(said) > 40 or (not chinese and len(said.split()) > 3):
-        return None
+    if not said or len(said) > (6 if chinese else 40) or (not chinese and len(said.split()) > 3):
+        return None  # a clause, not the name of a field
     number = bool(_AMOUNT.search(said) or units_named(said))
     name = snake(name_words) if name_words else "detail"
     label = said[:1].upper() + said[1:] if not chinese else said

@@ -43,6 +43,7 @@ _RENAMES = (
                r"(?P<new>.+)$"),
 )  # fmt: skip
 _BEFORE = re.compile(r"(\d|[一二两三四五六七八九十百])\s*$")
+_INTO = re.compile(r"\b(as|into|to|in)\s*$|(成|为|到)\s*$", re.I)
 _SOURCE = re.compile(r"(instead of|rather than|not|from|而不是|不用|不要|从)\s*$", re.I)
 
 
@@ -172,11 +173,10 @@ def read_constant(clause: str, program: ToolProgram, name: str, lang: str) -> li
 def target_unit(clause: str) -> str | None:
     """The unit a clause asks for ('show distance in miles', 'use miles instead of km', '距离改成英里'): named
     without a number before it ('30 km' is a quantity) and not as what it replaces."""
-    for start, _, unit in units_named(clause):
-        before = clause[:start]
-        if not _BEFORE.search(before) and not _SOURCE.search(before):
-            return unit
-    return None
+    said = [(start, unit) for start, _, unit in units_named(clause)]
+    free = [(start, unit) for start, unit in said if not _BEFORE.search(clause[:start])]
+    into = [unit for start, unit in free if _INTO.search(clause[:start])]  # "kilograms shown as pounds"
+    return next(iter([*into, *(unit for start, unit in free if not _SOURCE.search(clause[:start]))]), None)
 
 
 def _as(unit: str, of: str) -> str:

@@ -25,7 +25,7 @@ from toolgen.planner.revision_words import bare
 from toolgen.program import ToolProgram
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "revisions.jsonl"
-PARTS = ("tuned", "held")
+PARTS = ("tuned", "held", "fresh")  # fresh: written after the reader, worded unlike the brief
 
 
 @dataclass
