@@ -62,6 +62,14 @@ def test_a_field_the_tool_already_records_is_not_added_twice():
     assert error.code == "revision_not_possible" and "Pulse (bpm)" in error.message
 
 
+def test_a_field_named_like_one_of_the_tools_figures_is_refused_not_shadowing_it():
+    assert refused("add a field for next due", "houseplant watering schedule").details["reason"] == "taken"
+    program = tool("houseplant watering schedule")
+    spec = {"type": "date", "label": "Next due"}
+    with pytest.raises(RevisionNotPossibleError):
+        apply(program, [Change(op="add_field", field="next_due", spec=spec)], 2)
+
+
 @pytest.mark.parametrize(("prompt", "request_", "field"), [
     ("stop tracking the note", RUN, "note"),
     ("I don't need the start time anymore", RUN, "start"),
@@ -385,7 +393,10 @@ def test_any_follow_up_to_any_named_kind_is_read_as_changes_that_apply_or_refuse
     prompts += ["rename note to id", "call the note 'return'", "remove everything", "show it in ml", "default to 5"]
     read_some, refusals = 0, []
     for program in _programs()[-36:]:  # the named kinds, in both languages
-        for prompt in prompts:
+        figures = {n for op in program.operations for n in (getattr(op, "computed", None) or {})}
+        figures |= {n for op in program.operations for n in (getattr(op, "constants", None) or {})}
+        own = [f"add a field for {name.replace('_', ' ')}" for name in sorted(figures)]  # would shadow a figure
+        for prompt in prompts + own:
             try:
                 changes = read(prompt, program)  # applied as a dry run inside: a ValueError here is a bug
             except ToolgenError as e:

@@ -85,6 +85,10 @@ def read_add(clause: str, program: ToolProgram, lang: str) -> list[Change]:
     said = _said(clause, lang)
     own = _own(program, entity)
     names = set(fields)
+    ops = [op for op in program.operations if getattr(op, "entity", None) == entity]
+    figures = {
+        n for op in ops for n in (*(getattr(op, "computed", None) or {}), *(getattr(op, "constants", None) or {}))
+    }
     labels = {bare(spec.label).lower() for spec in fields.values()}
     wanted: list[FieldDef] = [f for f in requested_fields(said or clause)]
     intent = Intent(archetype=None, confidence=1.0, slots={"asked": asked(said or clause)}, lang=tool_lang)
@@ -100,6 +104,8 @@ def read_add(clause: str, program: ToolProgram, lang: str) -> list[Change]:
             continue
         if f.name in RESERVED:
             f = f.model_copy(update={"name": f"{f.name}_value"})
+        if f.name in figures:  # a per-row figure or a constant of that name: the new field would shadow it
+            raise not_possible("taken", lang, name=shown)
         spec: dict[str, Any] = field_spec(f, tool_lang)
         spec.pop("required", None)  # asked for after rows exist: offered, never demanded of the old ones
         changes.append(Change(op="add_field", entity=entity, field=f.name, spec=spec, label=spec["label"]))

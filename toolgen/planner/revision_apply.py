@@ -214,7 +214,10 @@ def _add(draft: _Draft, change: Change) -> None:
     if change.op == "add_field":
         entity = draft.entity(change)
         fields = draft.data["entities"][entity]["fields"]
-        if not change.field or change.field in fields:
+        ops = draft.ops(entity)
+        taken = {*fields, "id", "created_at", "updated_at"}
+        taken |= {n for op in ops for n in (*(op.get("computed") or {}), *(op.get("constants") or {}))}
+        if not change.field or change.field in taken:
             raise not_possible("taken", draft.lang, name=change.field or "")
         fields[change.field] = FieldSpec.model_validate(change.spec or {}).model_dump(mode="json")
         return
