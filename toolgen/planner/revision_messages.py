@@ -22,7 +22,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "no_rows": ("This tool keeps no rows, so it has no fields to change.", "这个工具不保存记录，没有可改的字段。"),
     "last_field": ("A tool keeps at least one field: {label} cannot be removed.",
                    "工具至少要保留一个字段：{label}不能去掉。"),
-    "taken": ("This tool already has a field called '{name}'.", "这个工具已经有“{name}”这个字段了。"),
+    "taken": ("This tool already has a field or figure called '{name}'.", "这个工具已经有叫“{name}”的字段或统计了。"),
     "already": ("This tool already records {label}.", "这个工具已经在记录{label}了。"),
     "too_many": ("This tool has as many fields as a tool may have.", "这个工具的字段已经到上限了。"),
     "bad_name": ("'{name}' cannot be a field's name.", "“{name}”不能作为字段名。"),
