@@ -42,3 +42,6 @@ class Change(BaseModel):
     )
     factor: float | None = Field(default=None, description="set_unit: new value = old value x factor")
     operation: dict[str, Any] | None = Field(default=None, description="add_figure, add_operation: the operation")
+    labels: dict[str, str] | None = Field(
+        default=None, max_length=20, description="add_figure: display names of its figures, in the tool's language"
+    )

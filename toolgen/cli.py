@@ -81,6 +81,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
         else:
             print("\n".join(memory_eval.render(r, show_misses=args.errors) for r in found))
         return 0
+    if args.revisions:
+        from toolgen.planner import revision_eval
+
+        asked = revision_eval.PARTS if args.part in ("all", "dev") else (args.part,)
+        if any(p not in revision_eval.PARTS for p in asked):
+            raise ConfigError(f"--revisions parts are {', '.join(revision_eval.PARTS)} (or all)")
+        read = [revision_eval.evaluate(part) for part in asked]
+        if args.json:
+            _print_json([r.as_dict() for r in read])
+        else:
+            print("\n".join(revision_eval.render(r, show_misses=args.errors) for r in read))
+        return 0
     if args.breadth:
         from toolgen.planner import breadth
 
@@ -499,6 +511,12 @@ def _parser() -> argparse.ArgumentParser:
         "--breadth", action="store_true", help="everyday requests: how many get a tool that fits (tests/data/breadth)"
     )
     s.add_argument(
+        "--revisions",
+        action="store_true",
+        help="follow-ups to a tool: how many are read as the expected changes (tests/data/revisions.jsonl; "
+        "--part tuned or held, both by default)",
+    )
+    s.add_argument(
         "--memory",
         action="store_true",
         help="how memory reads statements and recalls them (tests/data/memory; --part dev, heldout, recall_dev)",
@@ -509,6 +527,9 @@ def _parser() -> argparse.ArgumentParser:
             *"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7".split(),
             "heldout",
             "recall_dev",
+            "tuned",
+            "held",
+            "fresh",
             "all",
         ],
         default="dev",

@@ -48,6 +48,20 @@ class BadPageTokenError(InvalidInputError):
     code = "bad_next"
 
 
+class UnclearRevisionError(InvalidInputError):
+    """A follow-up to a tool in which nothing can be read as a change (toolgen/planner/revise.py); the message names
+    what can be changed, in the follow-up's language."""
+
+    code = "unclear_revision"
+
+
+class RevisionNotPossibleError(InvalidInputError):
+    """A follow-up read as a change that cannot apply to this tool (an unknown field, a name taken, a unit of
+    another dimension); the message says why, in the follow-up's language."""
+
+    code = "revision_not_possible"
+
+
 class IdempotencyKeyReusedError(InvalidInputError):
     """An Idempotency-Key sent again with a different request."""
 

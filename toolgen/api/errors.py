@@ -13,6 +13,8 @@ STATUS: dict[type[errors.ToolgenError], int] = {
     errors.InvalidInputError: 400,
     errors.IdempotencyKeyReusedError: 422,  # as the IETF draft on Idempotency-Key says
     errors.BadPageTokenError: 422,  # well-formed, but not a token of this list: as any other invalid field
+    errors.UnclearRevisionError: 422,  # a follow-up read, but with nothing in it to change
+    errors.RevisionNotPossibleError: 422,  # a follow-up read as a change this tool cannot take
     errors.AuthError: 401,
     errors.NotFoundError: 404,
     errors.ConflictError: 409,
