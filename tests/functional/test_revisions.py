@@ -83,3 +83,23 @@ def test_a_second_revision_while_one_runs_is_refused(services):
     RevisionStore(services.table).hold("rev3", made.tool_id, "j-first")
     with pytest.raises(RevisionInProgressError):
         revise(services, "rev3", made.tool_id, "also track my heart rate", [PULSE])
+
+
+def test_each_revision_is_a_version_never_numbered_before_and_live_runs_the_newest(services, runtime, emulator):
+    # moto numbered a new version by the versions left, so after the deployer pruned one, a third revision took a
+    # number already taken and the alias ran the older code (found by tests/e2e/test_growth.py)
+    made = run(services, "log my runs", user="rev4")
+    record = services.tools.get("rev4", made.tool_id)
+    morning = Change(op="set_default", entity="run", field="start", value="06:30")
+    assert revise(services, "rev4", made.tool_id, "start at 06:30 by default", [morning]).status == "succeeded"
+    assert revise(services, "rev4", made.tool_id, "also track my heart rate", [PULSE]).status == "succeeded"
+    assert call_tool(runtime, record.function_name, "POST", "/runs", "rev4", {"distance": 4, "pulse": 140})[0] == 201
+    quiet = Change(op="remove_field", entity="run", field="pulse")
+    assert revise(services, "rev4", made.tool_id, "stop tracking my heart rate", [quiet]).status == "succeeded"
+    lam = emulator.client("lambda")
+    numbers = [v["Version"] for v in lam.list_versions_by_function(FunctionName=record.function_name)["Versions"]]
+    published = [int(n) for n in numbers if n != "$LATEST"]
+    assert len(published) == len(set(published)), numbers
+    assert lam.get_alias(FunctionName=record.function_name, Name="live")["FunctionVersion"] == str(max(published))
+    [row] = call_tool(runtime, record.function_name, "GET", "/runs", "rev4")[1]["items"]
+    assert "pulse" not in row and row["start"] == "06:30"

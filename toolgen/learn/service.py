@@ -25,6 +25,7 @@ from toolgen.errors import ConflictError, NotFoundError
 from toolgen.ids import sortable_id
 from toolgen.learn.patterns import Pattern, mine
 from toolgen.learn.suggest import Draft, propose
+from toolgen.memory.extract import Fact
 from toolgen.memory.scoring import reward
 from toolgen.models import Memory, SuggestionView, ToolRecord
 from toolgen.program import ToolProgram
@@ -83,7 +84,7 @@ def memory_key(tool_id: str, pattern: Pattern) -> str:
 
 
 def _remember(services: Services, user: str, record: ToolRecord, pattern: Pattern) -> Memory:
-    fact = ("habit", memory_key(record.tool_id, pattern), pattern.value)
+    fact: Fact = ("habit", memory_key(record.tool_id, pattern), pattern.value)
     return services.memories.learn(user, pattern.evidence, source=f"tool:{record.tool_id}", fact=fact)
 
 

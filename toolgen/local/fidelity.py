@@ -5,6 +5,9 @@ mostly does, but checks and creates without a lock, names an alias clash ``Confl
 replaces an existing function URL or permission statement. Each patch below makes one such answer AWS's, in
 this process only (the embedded default runs moto in-process). tests/functional/test_deployer.py relies on them.
 
+A version's number is never reused, as on Lambda (moto counts the versions left, so after a deleted one it published
+a number already taken and an alias then resolved to the older code).
+
 It also gives moto an account's concurrency quota, which moto does not keep by default: GetAccountSettings answers
 the quota and what is left unreserved, and PutFunctionConcurrency refuses a reservation that would leave fewer
 than 100 unreserved, with Lambda's own error (`toolgen serve --account-concurrency N`, 1,000 as on a new account).
@@ -160,6 +163,7 @@ def apply() -> None:
     _patch_dynamodb_authorization()
     _patch_dynamodb_query()
     _patch_delete(models)
+    _patch_versions(models)
     _patch_logging(models)
     _patch_layers(models)
 
@@ -225,6 +229,40 @@ def _patch_delete(models: Any) -> None:
         return None
 
     setattr(models.LambdaStorage, "del_function", del_function)  # noqa: B010
+
+
+def _patch_versions(models: Any) -> None:
+    """moto numbers a new version len(versions) + 1, so once an old version is deleted (the deployer prunes them) it
+    publishes a number that is taken, and the alias then resolves to the older code; Lambda never reuses one."""
+    original_publish = models.LambdaStorage.publish_version
+
+    @functools.wraps(original_publish)
+    def publish_version(self: Any, name_or_arn: str, description: str = "") -> Any:
+        with _lock:
+            function = self.get_function_by_name_or_arn_forbid_qualifier(name_or_arn)
+            entry = self._functions.get(function.function_name) if function is not None else None
+            if entry is None:
+                return original_publish(self, name_or_arn, description)
+            versions = entry["versions"]
+            count = len(versions)
+            highest = max([int(v.version) for v in versions] + [getattr(entry["latest"], "toolgen_published", 0)])
+            published = original_publish(self, name_or_arn, description)
+            if published is None or len(versions) == count:  # nothing changed: nothing was published
+                return published
+            number = highest + 1
+            if int(published.version) != number:
+                taken = published.function_arn  # the ARN of the version whose number it took
+                published.set_version(number)
+                self._arns[published.function_arn] = published
+                owner = [v for v in versions[:-1] if v.function_arn == taken]
+                if owner:
+                    self._arns[taken] = owner[-1]
+                else:
+                    self._arns.pop(taken, None)
+            entry["latest"].toolgen_published = number
+            return published
+
+    setattr(models.LambdaStorage, "publish_version", publish_version)  # noqa: B010
 
 
 def _patch_logging(models: Any) -> None:
