@@ -57,7 +57,9 @@ def test_a_run_log_grows_by_a_suggestion_and_a_follow_up_and_can_be_restored(ser
     assert "06:00" in morning["reason"] and "10" in morning["reason"], morning
     assert morning["memories"], morning
     pattern = http("GET", f"{server.url}/v1/memories", token=token).body["memories"]
-    assert any(m["memory_id"] in morning["memories"] and m["value"] == "06:00-08:00" and "10" in m["text"] for m in pattern)
+    assert any(
+        m["memory_id"] in morning["memories"] and m["value"] == "06:00-08:00" and "10" in m["text"] for m in pattern
+    )
 
     # accepting it makes revision 2: a morning default, the same URL, all ten rows listed
     job = revised(
@@ -135,7 +137,7 @@ def test_a_rejected_suggestion_lowers_its_memories_and_does_not_return(server):
     prompt = urllib.parse.quote("log my morning runs")
 
     def reward() -> float:
-        found = http("GET", f"{server.url}/v1/recall?prompt={prompt}", token=token).body["memories"]
+        found = http("GET", f"{server.url}/v1/recall?prompt={prompt}&all=true", token=token).body["memories"]
         return next(m["parts"]["reward"] for m in found if m["memory_id"] == memory_id)
 
     before = reward()
@@ -159,7 +161,7 @@ def test_a_rejected_suggestion_lowers_its_memories_and_does_not_return(server):
 
 def test_a_chinese_run_log_is_offered_and_revised_in_chinese(server):
     token = server.token("mei")
-    tool = generate(server, "我想记录每天晨跑", user="mei")
+    tool = generate(server, "我想记录跑步", user="mei")
     log_runs(server, token, tool, TEN_MORNINGS)
     [morning] = suggestions(server, token, tool["tool_id"])
     assert any("\u4e00" <= c <= "\u9fff" for c in morning["text"] + morning["reason"]), morning
@@ -178,6 +180,10 @@ def test_a_chinese_run_log_is_offered_and_revised_in_chinese(server):
     )
     assert unclear.status == 422 and unclear.body["code"] == "unclear_revision", unclear.body
     assert any("\u4e00" <= c <= "\u9fff" for c in unclear.body["message"])
+    # a morning-run log already starts at 06:30: the same mornings suggest nothing it has
+    mornings = generate(server, "我想记录每天晨跑", user="mei")
+    log_runs(server, token, mornings, TEN_MORNINGS)
+    assert suggestions(server, token, mornings["tool_id"]) == []
 
 
 def test_revisions_are_the_owners_alone(server):

@@ -351,7 +351,7 @@ def test_a_rejected_banner_goes_and_does_not_come_back(server, watched):
     from tests.e2e.test_growth import TEN_MORNINGS, log_runs
 
     token = server.token("ben")
-    tool = make(server, "我想记录每天晨跑", "ben")
+    tool = make(server, "我想记录跑步", "ben")
     log_runs(server, token, tool, TEN_MORNINGS)
     page = open_tool(watched, tool["ui_url"], token)
     page.wait_for_selector("#suggestion", timeout=20000)

@@ -84,6 +84,7 @@ ERRORS: dict[int, OpenAPIResponse] = {
     422: {"description": "Invalid request", "content": _ERROR},
     503: {"description": "A service the platform uses failed; retry", "content": _ERROR},
 }
+RECALL_SHOWN = 100  # with all=true, the best this many of every memory bearing on the request
 PAGE_DEFAULT, PAGE_MAX = 100, 500  # items in one page of /v1/tools and /v1/memories
 # The answer's own schema comes from the route's return annotation (a response without content).
 OK: dict[int, OpenAPIResponse] = {200: {"description": "OK"}}
@@ -466,18 +467,24 @@ def delete_memory(memory_id: str) -> Response[None]:
 @app.get("/v1/recall", responses={**OK, **ERRORS})
 def inspect_recall(
     prompt: Annotated[str, Query(min_length=1, max_length=MAX_PROMPT, description="a request to recall for")],
+    all: Annotated[
+        bool, Query(description="also the memories scored below the threshold (not used): why one is left out")
+    ] = False,
 ) -> RecallView:
     """Which memories this request would use, each score broken into relevance, reward, decay and verification."""
     svc, user = services(), _user()
     intent = classify(prompt)
     rewards.fold(svc.table, svc.memories, user)  # show rewards as a request would see them
-    recalled = svc.recaller.recall(user, prompt, intent)  # a request of no named kind has memories too
+    recalled = svc.recaller.recall(user, prompt, intent, everything=all)  # a request of no named kind has some too
+    recalled = recalled[:RECALL_SHOWN]
+    threshold = svc.recaller.config.threshold
+    used = [m for m in recalled if m.score >= threshold] if all else recalled
     return RecallView(
         prompt=prompt,
         archetype=intent.archetype,
-        threshold=svc.recaller.config.threshold,
+        threshold=threshold,
         memories=recalled,
-        context=memory_block(recalled, svc.recaller.config.block_tokens),
+        context=memory_block(used, svc.recaller.config.block_tokens),
     )
 
 
