@@ -123,3 +123,30 @@ def test_an_action_in_the_world_is_refused_with_its_reason(server):
     env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-asker")}
     done = toolgen("new", "book me a table at a sushi restaurant tomorrow at 8", env=env)
     assert done.returncode == 1 and "can't book" in done.stdout and "toolgen answer" not in done.stdout
+
+
+def test_revise_revisions_and_suggestions_as_a_person_types_them(server):
+    from tests.e2e.conftest import generate, http
+    from tests.e2e.test_growth import TEN_MORNINGS, log_runs
+
+    env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-grow")}
+    tool = generate(server, "log my runs", user="cli-grow")
+    log_runs(server, env["TOOLGEN_TOKEN"], tool, TEN_MORNINGS)
+    offered = toolgen("suggestions", "--tool", tool["tool_id"], env=env)
+    assert offered.returncode == 0, offered.stderr
+    suggestion_id = re.search(r"^(s\w+)\s+" + tool["tool_id"], offered.stdout, re.MULTILINE).group(1)
+    assert "06:00" in offered.stdout
+    accepted = toolgen("suggestions", "--accept", suggestion_id, env=env)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert f"revision 2 of {tool['tool_id']} is live" in accepted.stdout
+    revised = toolgen("revise", tool["tool_id"], "also track my heart rate", env=env)
+    assert revised.returncode == 0 and f"revision 3 of {tool['tool_id']} is live" in revised.stdout, revised.stdout
+    history = toolgen("revisions", tool["tool_id"], env=env)
+    lines = [line for line in history.stdout.splitlines() if re.match(r"^\s+\d+\s", line)]
+    assert [line.split()[0] for line in lines] == ["3", "2", "1"] and "(live)" in lines[0], history.stdout
+    restored = toolgen("revisions", tool["tool_id"], "--restore", "1", env=env)
+    assert restored.returncode == 0 and "revision 4" in restored.stdout, restored.stdout
+    record = http("GET", f"{server.url}/v1/tools/{tool['tool_id']}", token=env["TOOLGEN_TOKEN"]).body
+    assert record["revision"] == 4
+    unclear = toolgen("revise", tool["tool_id"], "the weather is nice", env=env)
+    assert unclear.returncode == 1 and "422 unclear_revision" in unclear.stderr, unclear.stderr

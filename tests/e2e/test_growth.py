@@ -150,6 +150,18 @@ def test_a_rejected_suggestion_lowers_its_memories_and_does_not_return(server):
     assert suggestions(server, token, tool["tool_id"]) == []
     log_runs(server, token, tool, ["06:30", "06:45"])
     assert suggestions(server, token, tool["tool_id"]) == []
+    # new evidence (the typical start moves later, the same two hours) is suggested once more, with the same memory
+    log_runs(server, token, tool, [f"07:{m}" for m in (20, 25, 30, 35, 40, 45, 50, 30, 35, 40, 45, 50)])
+    [later] = suggestions(server, token, tool["tool_id"])
+    assert later["memories"] == [memory_id] and later["suggestion_id"] != morning["suggestion_id"]
+    rejected = http(
+        "POST", f"{server.url}/v1/suggestions/{later['suggestion_id']}", token=token, body={"accept": False}
+    )
+    assert rejected.status == 200
+    # rejected twice, its memory's reward is under 0.3: even newer evidence suggests nothing more
+    assert reward() < 0.3
+    log_runs(server, token, tool, [f"07:{m}" for m in (50, 55, 55, 50, 55, 55, 50, 55, 50, 55)])
+    assert suggestions(server, token, tool["tool_id"]) == []
     # answering twice is a conflict; an unknown suggestion is not found
     again = http("POST", f"{server.url}/v1/suggestions/{morning['suggestion_id']}", token=token, body={"accept": True})
     assert again.status == 409 and again.body["code"] == "conflict"

@@ -17,7 +17,7 @@ from toolgen import cursor
 from toolgen.api.queueing import queue
 from toolgen.api.services import services
 from toolgen.errors import ConflictError, RevisionInProgressError
-from toolgen.ids import TOOL_ID_RE, sortable_id
+from toolgen.ids import sortable_id
 from toolgen.intent.slots import is_chinese
 from toolgen.learn import service as learning
 from toolgen.models import (
@@ -161,12 +161,7 @@ def list_suggestions(
     """Suggestions learnt from how your tools are used, newest first: each with its reason and the memories
     behind it. Asking looks at what was written to your tools since last time."""
     svc, user = services(), _user()
-    if tool_id is not None:
-        tools = [svc.tools.get(user, tool_id)] if TOOL_ID_RE.match(tool_id) else []
-        if not tools:
-            svc.tools.get(user, tool_id)  # the 404 it is
-    else:
-        tools = svc.tools.list(user)
+    tools = [svc.tools.get(user, tool_id)] if tool_id is not None else svc.tools.list(user)  # 404: not yours
     learning.refresh(svc, user, tools)
     return SuggestionList(suggestions=[learning.view(i) for i in learning.open_suggestions(svc, user, tool_id)])
 

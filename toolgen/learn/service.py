@@ -21,12 +21,13 @@ import time
 from typing import Any
 
 from toolgen.changes import Change
-from toolgen.errors import ConflictError, NotFoundError
+from toolgen.errors import ConflictError, NotFoundError, TooManyMemoriesError
 from toolgen.ids import sortable_id
 from toolgen.learn.patterns import Pattern, mine
-from toolgen.learn.suggest import Draft, propose
+from toolgen.learn.suggest import FACT_KEYS, Draft, propose
 from toolgen.memory.extract import Fact
 from toolgen.memory.scoring import reward
+from toolgen.memory.store import family
 from toolgen.models import Memory, SuggestionView, ToolRecord
 from toolgen.program import ToolProgram
 from toolgen.runtime.rows import RowStore
@@ -70,13 +71,27 @@ def _mine_tool(services: Services, user: str, record: ToolRecord, today: dt.date
     entity = next(iter(program.entities))
     rows = RowStore(services.table, record.partition, user, program).recent(entity, MINE_ROWS)
     patterns = mine(program, rows, today)
-    remembered = {p.key: _remember(services, user, record, p) for p in patterns}
-    held = {m.key: m for m in services.memories.list(user) if m.key and m.value is not None}  # active ones
+    remembered: dict[str, Memory] = {}
+    for pattern in patterns:
+        try:
+            remembered[pattern.key] = _remember(services, user, record, pattern)
+        except TooManyMemoriesError:  # the person keeps all the memories one may: a pattern is not worth a refusal
+            logger.info("pattern %s of %s not remembered: memories full", pattern.key, record.tool_id)
+    held = _facts(services, user)
     for draft in propose(program, patterns, {key: str(m.value) for key, m in held.items()}):
-        behind = [remembered[k] for k in draft.patterns if k in remembered] + [
-            held[k] for k in draft.facts if k in held
-        ]
+        if any(k not in remembered for k in draft.patterns):
+            continue  # a suggestion names the memories behind it, or is not made
+        behind = [remembered[k] for k in draft.patterns] + [held[k] for k in draft.facts if k in held]
         _offer(services, user, record, draft, behind)
+
+
+def _facts(services: Services, user: str) -> dict[str, Memory]:
+    """The person's facts that suggestions read (FACT_KEYS), as they hold now: one BatchGetItem of their pointers
+    and one of the memories, whatever else the person keeps."""
+    pointers = services.table.get_many([(user_pk(user), f"MEMKEY#{family(k)}") for k in FACT_KEYS])
+    ids = [p["memory_id"] for p in pointers if p.get("memory_id")]
+    found, _ = services.memories.get_many(user, ids, None) if ids else ([], {})
+    return {m.key: m for m in found if m.key and m.value is not None and m.status == "active"}
 
 
 def memory_key(tool_id: str, pattern: Pattern) -> str:

@@ -29,6 +29,7 @@ FAR = 0.25  # a goal more than a quarter off the typical week is someone else's 
 EARLIER = 120  # minutes: caffeine's half-life is about five hours, so an hour hardly shows in sleep; two do
 EARLIEST_CUTOFF = 10 * 60  # a cut-off before 10:00 would forbid the morning coffee itself
 SLEEP_FACTS = ("sleep_quality", "caffeine_sensitive")
+FACT_KEYS = SLEEP_FACTS  # every fact propose() reads: the platform reads these, not every memory
 
 
 @dataclass(frozen=True)
