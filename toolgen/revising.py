@@ -11,6 +11,7 @@ back, as a version of its own, and its page; the history and the record change o
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -18,7 +19,7 @@ from toolgen import auth
 from toolgen.accounts import Account
 from toolgen.changes import Change
 from toolgen.deploy import FunctionSpec
-from toolgen.errors import NotFoundError, ToolgenError
+from toolgen.errors import ConflictError, NotFoundError, ToolgenError
 from toolgen.memory import rewards
 from toolgen.models import Job, RecalledMemory, ToolLimit, ToolRecord
 from toolgen.planner import revise
@@ -87,8 +88,9 @@ def run(job: Job, services: Services, deadline: float | None) -> None:
             token = auth.mint(job.user, s.secret, ttl_s=120)
             job.warnings = probe(services.invoker_for(account), program, function_name, token)
         history.ensure_first(job.user, record)
-        history.put(
-            job.user,
+        _keep(
+            history,
+            job,
             Revision(
                 tool_id=record.tool_id,
                 revision=number,
@@ -119,10 +121,21 @@ def run(job: Job, services: Services, deadline: float | None) -> None:
         )
     )
     if behind != shaped:  # the tool's uses are now credited to the memories behind the revision too
-        services.table.update(rewards.ledger_pk(job.user), rewards.LEDGER + record.tool_id, {"memories": behind})
+        with contextlib.suppress(NotFoundError):  # a tool made before ledgers has none to credit
+            services.table.update(rewards.ledger_pk(job.user), rewards.LEDGER + record.tool_id, {"memories": behind})
     services.memories.mark_used(job.user, [m for m in behind if m not in shaped], record.tool_id)
     job.tool_url, job.ui_path, job.revision = record.tool_url, record.ui_path, number
     job.status = "succeeded"
+
+
+def _keep(history: RevisionStore, job: Job, revision: Revision) -> None:
+    """Keep the revision in the history: once. A job run again after its worker was lost between keeping it and
+    recording the tool finds its own revision there and goes on; another job's is a conflict."""
+    try:
+        history.put(job.user, revision)
+    except ConflictError:
+        if history.get(job.user, revision.tool_id, revision.revision).job_id != job.job_id:
+            raise
 
 
 def _before_probe(deadline: float | None) -> float | None:
