@@ -21,6 +21,8 @@ BODIES = {  # a valid body per operation that takes one: the call must fail for 
     ("POST", "/v1/memories/{memory_id}/verify"): {"valid": False, "source": "bob says"},
     ("POST", "/v1/feedback"): {"tool_id": "{tool_id}", "signal": "rejected"},
     ("POST", "/v1/jobs/{job_id}/answer"): {"accept": True},
+    ("POST", "/v1/tools/{tool_id}/revisions"): {"prompt": "also track the due date"},
+    ("POST", "/v1/suggestions/{suggestion_id}"): {"accept": True},
 }
 
 
@@ -34,7 +36,14 @@ def alice(server) -> dict:
     tool = http("GET", f"{server.url}/v1/tools/{job['tool_id']}", token=token).body
     return {
         "token": token,
-        "ids": {"memory_id": memory["memory_id"], "job_id": job["job_id"], "tool_id": job["tool_id"], "id": row["id"]},
+        "ids": {
+            "memory_id": memory["memory_id"],
+            "job_id": job["job_id"],
+            "tool_id": job["tool_id"],
+            "id": row["id"],
+            "revision": "1",
+            "suggestion_id": "s01m9000000000000000000",  # a todo list suggests nothing: an id as one looks
+        },
         "tool": tool,
         "row": row,
     }
