@@ -73,7 +73,7 @@ def test_every_platform_operation_on_anothers_ids_is_refused(server, alice):
 
 def test_every_platform_operation_without_ids_shows_bob_nothing_of_alices(server, alice):
     bob = server.token("iso-bob")
-    secrets = [*alice["ids"].values(), "Chengdu", "secret task"]
+    secrets = [v for k, v in alice["ids"].items() if k != "revision"] + ["Chengdu", "secret task"]
     for method, template in platform_operations(server):
         if "{" in template or template == "/v1/users/me":
             continue
