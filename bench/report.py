@@ -96,6 +96,10 @@ FIGURES: list[tuple[str, str, str, tuple[str, Callable[[dict], bool]] | None]] =
     ("persist_write_journaled_p50_ms", "ms", "a served write (POST a row), state kept by the journal, p50", None),
     ("persist_write_ephemeral_p50_ms", "ms", "the same write with serve --ephemeral, p50", None),
     ("persist_restart_10000_s", "s", "serve's restart after kill -9, a tool and 10,000 rows journaled", None),
+    ("growth_revision_job_p50_ms_5k", "ms", "a revision, POST to its job's end, a tool of 5,000 rows, p50", None),
+    ("growth_suggestions_after_write_p95_ms_5k", "ms", "GET /v1/suggestions right after a write (mined), p95", None),
+    ("growth_suggestions_again_p95_ms_5k", "ms", "GET /v1/suggestions with nothing written since, p95", None),
+    ("growth_list_migrated_p95_ms_5k", "ms", "a list's first page read through a rename, 5,000 rows, p95", None),
 ]
 
 
