@@ -117,6 +117,7 @@ class Job(BaseModel):
     changes: list[dict[str, Any]] | None = None
     restore: int | None = None
     suggestion_id: str | None = None
+    base: int | None = None  # the revision it revises, fixed when it first runs (a rerun then knows its own work)
     revision: int | None = None
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
@@ -431,7 +432,9 @@ class SuggestionView(BaseModel):
     reason: str = Field(description="why: the evidence, in the tool's language")
     memories: list[str] = Field(description="the memories behind it (their ids)")
     changes: list[str] = Field(description="what accepting changes in the tool, in its language")
-    status: Literal["open", "accepted", "rejected"]
+    status: Literal["open", "accepted", "rejected", "withdrawn"] = Field(
+        description="withdrawn: its tool changed so that it no longer applies"
+    )
     created_at: float
     decided_at: float | None = None
     job_id: str | None = Field(default=None, description="accepted: the job revising the tool")

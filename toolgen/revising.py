@@ -19,7 +19,7 @@ from toolgen import auth
 from toolgen.accounts import Account
 from toolgen.changes import Change
 from toolgen.deploy import FunctionSpec
-from toolgen.errors import ConflictError, NotFoundError, ToolgenError
+from toolgen.errors import ConflictError, NotFoundError, RevisionInProgressError, ToolgenError
 from toolgen.memory import rewards
 from toolgen.models import Job, RecalledMemory, ToolLimit, ToolRecord
 from toolgen.planner import revise
@@ -41,8 +41,17 @@ def run(job: Job, services: Services, deadline: float | None) -> None:
     s, jobs, history = services.settings, services.jobs, RevisionStore(services.table)
     record = services.tools.get(job.user, job.tool_id or "")
     current = ToolProgram.model_validate(record.program)
-    number = current.revision + 1
     zh = current.ui.lang == "zh"
+    if job.base is None:
+        job.base = current.revision
+    elif current.revision != job.base:  # run again: its revision may be the one recorded, before the job was saved
+        _finished(job, history, record, zh)
+        return
+    if not history.holds(job.user, record.tool_id, job.job_id):  # its hold lapsed and another revision took it
+        raise RevisionInProgressError(
+            "这个工具已由另一次修改接手" if zh else f"tool {record.tool_id} was taken over by another revision"
+        )
+    number = job.base + 1
     with pipeline._stage(job, "classify", jobs):
         if job.restore is not None:
             target = ToolProgram.model_validate(history.get(job.user, record.tool_id, job.restore).program)
@@ -56,8 +65,6 @@ def run(job: Job, services: Services, deadline: float | None) -> None:
     with pipeline._stage(job, "recall", jobs):
         shaped = [m.memory_id for m in record.memories]
         behind = list(dict.fromkeys([*shaped, *_suggested(services, job)]))
-        if shaped:  # a revision is a turn of the dialogue with the tool: the memories that shaped it are credited
-            services.memories.credit(job.user, shaped, {"turns": 1}, reason=f"revision of {record.tool_id}")
     with pipeline._stage(job, "plan", jobs):
         if job.restore is not None:
             program = restored(current, target, number)
@@ -75,7 +82,7 @@ def run(job: Job, services: Services, deadline: float | None) -> None:
         validate_spec(spec)
         spec["servers"] = [{"url": record.tool_url}]
     deployer = services.deployer_for(account)
-    live = False
+    live = kept = False
     try:
         with pipeline._stage(job, "deploy", jobs):
             pipeline._require_time(deadline, pipeline.DEPLOY_NEEDS_S, "deploy the revision")
@@ -88,7 +95,7 @@ def run(job: Job, services: Services, deadline: float | None) -> None:
             token = auth.mint(job.user, s.secret, ttl_s=120)
             job.warnings = probe(services.invoker_for(account), program, function_name, token)
         history.ensure_first(job.user, record)
-        _keep(
+        kept = _keep(
             history,
             job,
             Revision(
@@ -105,37 +112,55 @@ def run(job: Job, services: Services, deadline: float | None) -> None:
                 program=program.model_dump(mode="json"),
             ),
         )
+        # the record as it is now (a memory forgotten meanwhile stays forgotten), written only over the revision
+        # this job revised: a tool deleted or revised meanwhile is never overwritten
+        fresh = services.tools.get(job.user, record.tool_id)
+        limit = ToolLimit(concurrency=deployed.concurrency, enforced_by=deployed.enforced_by)
+        texts = _texts(services, job.user, [m for m in behind if m not in {r.memory_id for r in fresh.memories}])
+        revised = _revised(fresh, program, spec, limit, behind, texts)
+        services.tools.replace(revised, job.base)
     except Exception:
-        if live:  # the new version answered wrong, or its number was taken: the tool goes back as it was
-            _put_back(services, current, record)
+        if kept:  # its number is free again: the history holds only revisions that were made live and recorded
+            history.discard(job.user, record.tool_id, number, job.job_id)
+        if live:  # the tool goes back to what its record says (or, deleted meanwhile, away)
+            _put_back(services, job.user, record)
         raise
-    texts = _texts(services, job.user, [m for m in behind if m not in {r.memory_id for r in record.memories}])
-    services.tools.put(
-        _revised(
-            record,
-            program,
-            spec,
-            ToolLimit(concurrency=deployed.concurrency, enforced_by=deployed.enforced_by),
-            behind,
-            texts,
-        )
-    )
+    behind = [m.memory_id for m in revised.memories]  # those that still exist
     if behind != shaped:  # the tool's uses are now credited to the memories behind the revision too
         with contextlib.suppress(NotFoundError):  # a tool made before ledgers has none to credit
             services.table.update(rewards.ledger_pk(job.user), rewards.LEDGER + record.tool_id, {"memories": behind})
     services.memories.mark_used(job.user, [m for m in behind if m not in shaped], record.tool_id)
+    shaped = [m for m in shaped if m in behind]
+    if shaped:  # a revision is a turn of the dialogue with the tool: the memories that shaped it, once
+        services.memories.credit(job.user, shaped, {"turns": 1}, reason=f"revision {number} of {record.tool_id}")
     job.tool_url, job.ui_path, job.revision = record.tool_url, record.ui_path, number
     job.status = "succeeded"
 
 
-def _keep(history: RevisionStore, job: Job, revision: Revision) -> None:
-    """Keep the revision in the history: once. A job run again after its worker was lost between keeping it and
-    recording the tool finds its own revision there and goes on; another job's is a conflict."""
+def _finished(job: Job, history: RevisionStore, record: ToolRecord, zh: bool) -> None:
+    """A job run again whose tool moved past the revision it revises: succeeded if the revision live is its own
+    (its worker was lost after recording it), else the tool was revised by another job meanwhile."""
+    base = job.base or 0
+    made = history.find(job.user, record.tool_id, base + 1)
+    if made is None or made.job_id != job.job_id or record.revision != base + 1:
+        raise ConflictError("这个工具在此期间已被另一次修改" if zh else "the tool was revised by another job meanwhile")
+    for stage in job.stages:
+        if stage.status in ("pending", "running"):
+            stage.status = "succeeded"
+    job.tool_url, job.ui_path, job.revision = record.tool_url, record.ui_path, base + 1
+    job.status = "succeeded"
+
+
+def _keep(history: RevisionStore, job: Job, revision: Revision) -> bool:
+    """Keep the revision in the history, once (a job run again finds its own there and goes on); another job's
+    revision of that number is a conflict. True when it is kept."""
     try:
         history.put(job.user, revision)
     except ConflictError:
-        if history.get(job.user, revision.tool_id, revision.revision).job_id != job.job_id:
+        found = history.find(job.user, revision.tool_id, revision.revision)
+        if found is None or found.job_id != job.job_id:
             raise
+    return True
 
 
 def _before_probe(deadline: float | None) -> float | None:
@@ -161,11 +186,20 @@ def _suggested(services: Services, job: Job) -> list[str]:
     return list(item.get("memories", [])) if item else []
 
 
-def _put_back(services: Services, program: ToolProgram, record: ToolRecord) -> None:
-    """The revision failed after going live: the program before it goes live again, with its page."""
+def _put_back(services: Services, user: str, record: ToolRecord) -> None:
+    """The revision failed after going live: the program its record holds now goes live again, with its page; a
+    tool deleted meanwhile loses the function and page the revision made again."""
     try:
-        services.deployer_for(Account(record.account)).deploy(_spec(services, program, record))
-        services.pages.put(record.tool_id, render_page(program, record.tool_url))
+        try:
+            now = services.tools.get(user, record.tool_id)
+        except NotFoundError:
+            services.deployer_for(Account(record.account)).delete(record.function_name)
+            services.pages.delete(record.tool_id)
+            RevisionStore(services.table).forget(user, record.tool_id)
+            return
+        program = ToolProgram.model_validate(now.program)
+        services.deployer_for(Account(now.account)).deploy(_spec(services, program, now))
+        services.pages.put(now.tool_id, render_page(program, now.tool_url))
     except ToolgenError:
         logger.exception("could not put tool %s back as it was", record.tool_id)
 
@@ -192,6 +226,11 @@ def _revised(
 ) -> ToolRecord:
     known = {**texts, **{m.memory_id: m for m in record.memories}}
     memories = [known[m] for m in behind if m in known]
+    held = {m.memory_id for m in memories}
+    provenance = program.provenance.model_copy(
+        update={"memories": [m for m in program.provenance.memories if m in held]}
+    )
+    program = program.model_copy(update={"provenance": provenance})
     return record.model_copy(
         update={
             "program": program.model_dump(mode="json"),

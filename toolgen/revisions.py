@@ -13,6 +13,7 @@ import builtins
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -24,7 +25,9 @@ from toolgen.models import ToolRecord
 from toolgen.program import ToolProgram
 from toolgen.table import ItemTable, user_pk
 
-REVISING_HOLD_S = 3600.0  # a revision job holds its tool at most this long (one whose worker is lost lets go)
+# A revision job's hold on its tool is taken over only once the job has ended, or when it has not moved for longer than
+# any job waits (Lambda out of capacity: up to about 3 hours, pipeline.MAX_WAITS), so a waiting job keeps its tool.
+REVISING_HOLD_S = 4 * 3600.0
 
 
 class Revision(BaseModel):
@@ -62,9 +65,12 @@ def first(record: ToolRecord) -> Revision:
 
 def restored(current: ToolProgram, target: ToolProgram, revision: int) -> ToolProgram:
     """``target`` (an earlier revision) made live again as ``revision``: rows written since read back under its
-    names and units, by undoing, newest first, every rename and unit change made after it."""
+    names and units, by undoing, newest first, every rename and unit change made after it. Checked as any program
+    (ValueError past its limits: a tool whose units went back and forth a hundred times carries too many)."""
     undo = [m.inverse(revision) for m in reversed(current.migrations) if m.revision > target.revision]
-    return target.model_copy(update={"revision": revision, "migrations": [*current.migrations, *undo]})
+    data = target.model_dump(mode="json")
+    data.update(revision=revision, migrations=[m.model_dump(mode="json") for m in [*current.migrations, *undo]])
+    return ToolProgram.model_validate(data)
 
 
 class RevisionStore:
@@ -77,11 +83,23 @@ class RevisionStore:
         data["program"] = json.dumps(data["program"])  # read whole, never queried inside
         self.table.put({"pk": user_pk(user), "sk": _sk(revision.tool_id, revision.revision), **data}, if_absent=True)
 
-    def get(self, user: str, tool_id: str, revision: int) -> Revision:
+    def get(self, user: str, tool_id: str, revision: int, *, lang: str = "en") -> Revision:
+        found = self.find(user, tool_id, revision)
+        if found is None:
+            raise NotFoundError(
+                f"工具 {tool_id} 没有第 {revision} 版" if lang == "zh" else f"tool {tool_id} has no revision {revision}"
+            )
+        return found
+
+    def find(self, user: str, tool_id: str, revision: int) -> Revision | None:
         item = self.table.get(user_pk(user), _sk(tool_id, revision)) if 1 <= revision < 10**6 else None
-        if item is None:
-            raise NotFoundError(f"tool {tool_id} has no revision {revision}")
-        return _from_item(item)
+        return _from_item(item) if item is not None else None
+
+    def discard(self, user: str, tool_id: str, revision: int, job_id: str) -> None:
+        """Take back a revision kept by ``job_id`` whose tool record could not follow (so its number is free)."""
+        found = self.find(user, tool_id, revision)
+        if found is not None and found.job_id == job_id:
+            self.table.delete(user_pk(user), _sk(tool_id, revision))
 
     def ensure_first(self, user: str, record: ToolRecord) -> None:
         """Keep revision 1 of a tool made before revisions were (its record still holds it until revised)."""
@@ -109,8 +127,18 @@ class RevisionStore:
 
     # --- one revision at a time -----------------------------------------------------------------------------
 
-    def hold(self, user: str, tool_id: str, job_id: str, now: float | None = None) -> None:
-        """Take the tool for a revision job; ConflictError (with the job holding it) if another one has it."""
+    def hold(
+        self,
+        user: str,
+        tool_id: str,
+        job_id: str,
+        *,
+        ended: Callable[[str], bool] | None = None,
+        now: float | None = None,
+    ) -> None:
+        """Take the tool for a revision job; RevisionInProgressError (naming the job holding it) if another one
+        has it. A hold is taken over when its job has ``ended`` (a job id -> whether it is over, or gone) or it is
+        older than REVISING_HOLD_S; taken over on the condition that nobody else took it first."""
         now = time.time() if now is None else now
         item = {"pk": user_pk(user), "sk": f"REVISING#{tool_id}", "job_id": job_id, "until": now + REVISING_HOLD_S}
         try:
@@ -118,9 +146,21 @@ class RevisionStore:
             return
         except ConflictError:
             held = self.table.get(user_pk(user), f"REVISING#{tool_id}")
-        if held is not None and float(held.get("until", 0)) > now:
+        if held is None:  # let go of meanwhile
+            self.hold(user, tool_id, job_id, ended=ended, now=now)
+            return
+        over = float(held.get("until", 0)) <= now or (ended is not None and ended(str(held["job_id"])))
+        if not over:
             raise RevisionInProgressError(f"tool {tool_id} is being revised", details={"job_id": held["job_id"]})
-        self.table.put(item)  # the holder is long gone: taken over
+        try:
+            self.table.update(user_pk(user), f"REVISING#{tool_id}", item, expect={"job_id": held["job_id"]})
+        except ConflictError as e:
+            raise RevisionInProgressError(f"tool {tool_id} is being revised", details={"job_id": "?"}) from e
+
+    def holds(self, user: str, tool_id: str, job_id: str) -> bool:
+        """Whether ``job_id`` holds the tool (a job checks before it deploys: its hold may have been taken over)."""
+        held = self.table.get(user_pk(user), f"REVISING#{tool_id}")
+        return held is not None and held.get("job_id") == job_id
 
     def release(self, user: str, tool_id: str, job_id: str) -> None:
         """Give the tool back (only by the job holding it)."""

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from toolgen import cursor
-from toolgen.errors import BadPageTokenError, NotFoundError
+from toolgen.errors import BadPageTokenError, ConflictError, NotFoundError
 from toolgen.ids import TOOL_ID_RE
 from toolgen.models import ToolRecord
 from toolgen.table import ItemTable, user_pk
@@ -36,6 +36,21 @@ class ToolStore:
 
     def put(self, record: ToolRecord) -> None:
         self.table.put(_to_item(record))
+
+    def replace(self, record: ToolRecord, revision: int) -> None:
+        """Write ``record`` over the tool's record while it is still at ``revision``: ConflictError if another
+        revision came first, NotFoundError if the tool was deleted meanwhile (a revise job never brings it back)."""
+        item = _to_item(record)
+        pk, sk = item.pop("pk"), item.pop("sk")
+        try:
+            self.table.update(pk, sk, item, expect={"revision": revision})
+        except ConflictError:
+            stored = self.table.get(pk, sk)
+            if stored is None:
+                raise NotFoundError(f"no tool {record.tool_id}") from None
+            if "revision" in stored or revision != 1:
+                raise
+            self.table.update(pk, sk, item)  # kept before revisions were counted: it is at revision 1
 
     def get(self, user: str, tool_id: str) -> ToolRecord:
         """The tool, if it is this user's (another user's tool is reported as missing)."""

@@ -192,6 +192,9 @@ def test_a_chinese_run_log_is_offered_and_revised_in_chinese(server):
     )
     assert unclear.status == 422 and unclear.body["code"] == "unclear_revision", unclear.body
     assert any("\u4e00" <= c <= "\u9fff" for c in unclear.body["message"])
+    # a revision that was never made is not found, in Chinese
+    missing = http("POST", f"{server.url}/v1/tools/{tool['tool_id']}/revisions/9/restore", token=token)
+    assert missing.status == 404 and "没有第 9 版" in missing.body["message"], missing.body
     # a morning-run log already starts at 06:30: the same mornings suggest nothing it has
     mornings = generate(server, "我想记录每天晨跑", user="mei")
     log_runs(server, token, mornings, TEN_MORNINGS)
@@ -214,3 +217,17 @@ def test_revisions_are_the_owners_alone(server):
     assert restore_live.status == 409
     missing = http("POST", f"{server.url}/v1/tools/{tool['tool_id']}/revisions/7/restore", token=server.token("olga"))
     assert missing.status == 404
+
+
+def test_a_suggestion_the_tool_has_outgrown_is_withdrawn_not_applied(server):
+    token = server.token("sam")
+    tool = generate(server, "log my runs", user="sam")
+    log_runs(server, token, tool, TEN_MORNINGS)
+    [morning] = suggestions(server, token, tool["tool_id"])
+    rename = {"prompt": "rename start to begin"}
+    revised(server, token, http("POST", f"{server.url}/v1/tools/{tool['tool_id']}/revisions", token=token, body=rename))
+    stale = http("POST", f"{server.url}/v1/suggestions/{morning['suggestion_id']}", token=token, body={"accept": True})
+    assert stale.status == 409 and "no longer applies" in stale.body["message"], stale.body
+    history = http("GET", f"{server.url}/v1/tools/{tool['tool_id']}/revisions", token=token).body
+    assert history["live"] == 2  # nothing was queued
+    assert all(s["suggestion_id"] != morning["suggestion_id"] for s in suggestions(server, token, tool["tool_id"]))

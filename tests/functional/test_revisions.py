@@ -8,8 +8,9 @@ import pytest
 from tests.functional.test_pipeline import call_tool, run
 from toolgen.changes import Change
 from toolgen.config import Settings
-from toolgen.errors import RevisionInProgressError
+from toolgen.errors import NotFoundError, RevisionInProgressError
 from toolgen.ids import sortable_id
+from toolgen.jobs import JobStore
 from toolgen.local.lambda_runtime import RuntimeInvoker
 from toolgen.models import Job, JobMessage
 from toolgen.pipeline import process
@@ -103,3 +104,73 @@ def test_each_revision_is_a_version_never_numbered_before_and_live_runs_the_newe
     assert lam.get_alias(FunctionName=record.function_name, Name="live")["FunctionVersion"] == str(max(published))
     [row] = call_tool(runtime, record.function_name, "GET", "/runs", "rev4")[1]["items"]
     assert "pulse" not in row and row["start"] == "06:30"
+
+
+class Meanwhile(JobStore):
+    """The job store, with something the person does while a job runs: done once, as the named stage ends."""
+
+    def __init__(self, table, stage: str, action) -> None:
+        super().__init__(table)
+        self.stage, self.action, self.done = stage, action, False
+
+    def save(self, job: Job) -> None:
+        super().save(job)
+        if not self.done and job.kind == "revise" and job.stage(self.stage).status == "succeeded":
+            self.done = True
+            self.action()
+
+
+def test_a_tool_deleted_while_it_is_revised_stays_deleted(services, runtime, emulator):
+    from toolgen.api.app import _delete_tool
+
+    made = run(services, "log my runs", user="rev5")
+    record = services.tools.get("rev5", made.tool_id)
+    services.jobs = Meanwhile(services.table, "deploy", lambda: _delete_tool(services, "rev5", record))
+    job = revise(services, "rev5", made.tool_id, "also track my heart rate", [PULSE])
+    assert job.status == "failed"
+    with pytest.raises(NotFoundError):
+        services.tools.get("rev5", made.tool_id)
+    functions = [f["FunctionName"] for f in emulator.client("lambda").list_functions()["Functions"]]
+    assert record.function_name not in functions  # the revision's deploy made it again; it is gone again
+    with pytest.raises(NotFoundError):
+        services.pages.get(made.tool_id)
+    assert RevisionStore(services.table).page("rev5", made.tool_id, None, 10)[0] == []
+
+
+def test_a_memory_forgotten_while_a_tool_is_revised_stays_forgotten(services):
+    from toolgen.memory import verify
+
+    home = services.memories.learn("rev6", "I usually run at 6:30 in the morning")
+    made = run(services, "log my runs", user="rev6")
+    assert [m.memory_id for m in services.tools.get("rev6", made.tool_id).memories] == [home.memory_id]
+    forget = lambda: verify.forget(services.memories, services.tools, services.table, "rev6", home.memory_id)  # noqa: E731
+    services.jobs = Meanwhile(services.table, "deploy", forget)
+    job = revise(services, "rev6", made.tool_id, "also track my heart rate", [PULSE])
+    assert job.status == "succeeded", job.error
+    revised = services.tools.get("rev6", made.tool_id)
+    assert revised.memories == [] and home.memory_id not in revised.program["provenance"]["memories"]
+
+
+def test_a_job_run_again_after_its_revision_was_recorded_does_not_apply_it_twice(services, runtime):
+    made = run(services, "log my runs", user="rev7")
+    record = services.tools.get("rev7", made.tool_id)
+    assert call_tool(runtime, record.function_name, "POST", "/runs", "rev7", {"distance": 10})[0] == 201
+    miles = Change(op="set_unit", entity="run", field="distance", value="mi", label="Distance (mi)", factor=0.621371)
+    job = revise(services, "rev7", made.tool_id, "show distance in miles", [miles])
+    assert job.status == "succeeded", job.error
+    # its worker is lost after recording the revision, before the job's end was saved: the queue delivers it again
+    job.status = "running"
+    services.jobs.save(job)
+    again = process(JobMessage(job_id=job.job_id, user="rev7", prompt=job.prompt), services)
+    assert again.status == "succeeded" and again.revision == 2
+    assert services.tools.get("rev7", made.tool_id).revision == 2
+    [row] = call_tool(runtime, record.function_name, "GET", "/runs", "rev7")[1]["items"]
+    assert row["distance"] == pytest.approx(6.21371)  # converted once
+
+
+def test_a_revision_credits_one_turn_to_the_memories_that_shaped_the_tool(services):
+    home = services.memories.learn("rev8", "I usually run at 6:30 in the morning")
+    made = run(services, "log my runs", user="rev8")
+    before = services.memories.get("rev8", home.memory_id).turns
+    assert revise(services, "rev8", made.tool_id, "also track my heart rate", [PULSE]).status == "succeeded"
+    assert services.memories.get("rev8", home.memory_id).turns == before + 1

@@ -247,3 +247,21 @@ def test_a_never_indexed_person_is_read_a_slice_per_request_and_then_kept(monkey
 def test_a_chinese_denial_keeps_the_numbers_and_words_it_is_about():
     assert statement.positive("我不再6点半跑步了") == "我6点半跑步"
     assert extract(statement.positive("我不再6点半跑步了"))[1:] == ("run_time", "06:30")
+
+
+def test_the_platforms_own_account_of_a_pattern_is_kept_as_its_fact_whatever_its_words():
+    # a pattern's evidence is not a person's statement: "没有达到" is about the weeks, not a denial of the pattern,
+    # so the fact is kept as given, and the next reading of the same pattern supersedes it rather than piling up
+    store = DynamoMemoryStore(MemoryTable())
+    key = "t1.goal.run.distance"
+    missed, met_goal = ("habit", key, "missed 20"), ("habit", key, "met 20")
+    first = store.learn("ann", "最近 3 周都没有达到每周距离目标（20 公里）", fact=missed, literal=True)
+    assert (first.key, first.value) == (key, "missed 20")
+    again = store.learn("ann", "最近 5 周都没有达到每周距离目标（20 公里）", fact=missed, literal=True)
+    assert again.memory_id == first.memory_id  # the same pattern found again: restated
+    met = store.learn("ann", "最近 4 周有 3 周达到了每周距离目标（20 公里）", fact=met_goal, literal=True)
+    active = [m for m in store.list("ann") if m.key == key]
+    assert [m.memory_id for m in active] == [met.memory_id]
+    # a person's own words are still read for how they hold the fact
+    said = store.learn("ann", "I don't run in the morning", fact=("habit", "run_time_of_day", "morning"))
+    assert said.key != "run_time_of_day" or said.value != "morning"

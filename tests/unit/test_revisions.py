@@ -85,3 +85,25 @@ def test_one_revision_of_a_tool_at_a_time():
     store.release("ann", "t1", "j1")
     store.hold("ann", "t1", "j2", now=1003.0)
     store.hold("ann", "t1", "j4", now=1003.0 + REVISING_HOLD_S + 1)  # a holder long gone is taken over
+
+
+def test_a_hold_whose_job_ended_is_taken_over_and_only_once():
+    store = RevisionStore(MemoryTable())
+    store.hold("ann", "t1", "j1", now=1000.0)
+    running = {"j1": False}
+    with pytest.raises(RevisionInProgressError):  # j1 still runs (waiting for Lambda, say): it keeps its tool
+        store.hold("ann", "t1", "j2", ended=lambda job: running.get(job, True) is True, now=1000.0 + 3 * 3600)
+    running["j1"] = True  # j1 failed without letting go (its queue message was dropped)
+    store.hold("ann", "t1", "j2", ended=lambda job: running.get(job, True) is True, now=1001.0)
+    assert store.holds("ann", "t1", "j2") and not store.holds("ann", "t1", "j1")
+
+
+def test_a_restore_past_the_programs_limits_is_refused_not_made():
+    first = run_log()
+    toggles = [
+        Migration(revision=n, entity="run", scale={"distance": 0.621371 if n % 2 else 1 / 0.621371})
+        for n in range(2, 152)
+    ]
+    current = first.model_copy(update={"revision": 151, "migrations": toggles})
+    with pytest.raises(ValueError, match="migrations"):
+        restored(current, first, 152)  # 150 more to undo them: past the 200 a program may carry

@@ -16,7 +16,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from toolgen import cursor
 from toolgen.api.queueing import queue
 from toolgen.api.services import services
-from toolgen.errors import ConflictError, RevisionInProgressError
+from toolgen.errors import (
+    ConflictError,
+    NotFoundError,
+    RevisionInProgressError,
+    RevisionNotPossibleError,
+    ToolgenError,
+)
 from toolgen.ids import sortable_id
 from toolgen.intent.slots import is_chinese
 from toolgen.learn import service as learning
@@ -32,9 +38,10 @@ from toolgen.models import (
     SuggestionView,
     ToolRecord,
 )
+from toolgen.pipeline import TERMINAL
 from toolgen.planner import revise
 from toolgen.program import ToolProgram
-from toolgen.revisions import Revision, RevisionStore, first
+from toolgen.revisions import Revision, RevisionStore, first, restored
 from toolgen.services import Services
 
 router = Router()
@@ -84,15 +91,32 @@ def start(
         restore=restore,
         suggestion_id=suggestion_id,
     )
+    history = RevisionStore(svc.table)
     try:
-        RevisionStore(svc.table).hold(user, record.tool_id, job.job_id)
+        history.hold(user, record.tool_id, job.job_id, ended=lambda held: _ended(svc, user, held))
     except RevisionInProgressError as e:
-        zh = ToolProgram.model_validate(record.program).ui.lang == "zh" or is_chinese(prompt)
-        if zh:
+        if _zh(record, prompt):
             raise RevisionInProgressError("这个工具正在修改中，请等这一次完成后再试", details=e.details) from e
         raise
-    svc.jobs.create(job)
-    return queue(svc, job, router.current_event)
+    try:
+        svc.jobs.create(job)
+        return queue(svc, job, router.current_event)
+    except Exception:  # nothing will run: the tool is free for the next revision
+        history.release(user, record.tool_id, job.job_id)
+        raise
+
+
+def _ended(svc: Services, user: str, job_id: str) -> bool:
+    """Whether the job holding a tool has ended (or is gone): its hold may be taken over."""
+    try:
+        return svc.jobs.get(user, job_id).status in TERMINAL
+    except NotFoundError:
+        return True
+
+
+def _zh(record: ToolRecord, prompt: str = "") -> bool:
+    """A tool's answers are in its language (a follow-up in Chinese gets Chinese too)."""
+    return ToolProgram.model_validate(record.program).ui.lang == "zh" or is_chinese(prompt)
 
 
 @router.post("/v1/tools/<tool_id>/revisions", responses={**ACCEPTED, **ERRORS})
@@ -104,7 +128,7 @@ def revise_tool(tool_id: str, body: RevisionRequest) -> Response[Accepted]:
     return _accepted(start(svc, user, record, body.prompt, changes=[c.model_dump(mode="json") for c in changes]))
 
 
-Limit = Annotated[int, Query(ge=1, le=500, description="At most this many in one page")]
+Limit = Annotated[int, Query(ge=1, le=100, description="At most this many in one page")]
 Next = Annotated[
     str | None,
     Query(min_length=1, max_length=cursor.MAX_TOKEN, description="The `next` of the previous page, as it was given"),
@@ -127,7 +151,7 @@ def _view(revision: Revision, live: int) -> RevisionView:
 
 
 @router.get("/v1/tools/<tool_id>/revisions", responses={200: {"description": "OK"}, **ERRORS})
-def list_revisions(tool_id: str, limit: Limit = 100, next: Next = None) -> RevisionList:
+def list_revisions(tool_id: str, limit: Limit = 20, next: Next = None) -> RevisionList:
     """The tool's revisions, newest first: who made each (a follow-up, a suggestion, a restore), when, what
     changed and which memories shaped it."""
     svc, user = services(), _user()
@@ -145,11 +169,16 @@ def restore_revision(tool_id: str, revision: int) -> Response[Accepted]:
     """Bring an earlier revision back, as the next revision (the history keeps every one)."""
     svc, user = services(), _user()
     record = svc.tools.get(user, tool_id)
-    zh = ToolProgram.model_validate(record.program).ui.lang == "zh"
+    zh = _zh(record)
     if revision == record.revision:
         raise ConflictError(f"第 {revision} 版就是现在的版本" if zh else f"revision {revision} is the one live now")
-    history = RevisionStore(svc.table)
-    history.get(user, tool_id, revision)  # 404 when there is none
+    target = RevisionStore(svc.table).get(user, tool_id, revision, lang="zh" if zh else "en")  # 404: no such one
+    current = ToolProgram.model_validate(record.program)
+    try:  # checked now, not by the job: a restore that cannot be made is the caller's answer
+        restored(current, ToolProgram.model_validate(target.program), current.revision + 1)
+    except ValueError as e:
+        why = f"无法恢复第 {revision} 版：{e}" if zh else f"revision {revision} cannot be restored: {e}"
+        raise RevisionNotPossibleError(why) from e
     prompt = f"恢复第 {revision} 版" if zh else f"restore revision {revision}"
     return _accepted(start(svc, user, record, prompt, restore=revision))
 
@@ -184,16 +213,39 @@ def decide_suggestion(suggestion_id: str, body: DecisionRequest) -> Response[Any
     svc, user = services(), _user()
     item = learning.get(svc, user, suggestion_id)
     record = svc.tools.get(user, item["tool_id"])
-    zh = ToolProgram.model_validate(record.program).ui.lang == "zh"
+    zh = _zh(record)
     if item["status"] != "open":
-        raise ConflictError(
-            f"这条建议已经{'接受' if item['status'] == 'accepted' else '拒绝'}过了"
-            if zh
-            else f"suggestion {suggestion_id} was already {item['status']}"
-        )
+        raise _answered(suggestion_id, item["status"], zh)
     if not body.accept:
-        updated = learning.decide(svc, user, item, False, None)
-        return Response(200, content_types.APPLICATION_JSON, learning.view(updated))
-    answer = start(svc, user, record, item["text"], changes=item["changes"], suggestion_id=suggestion_id)
-    learning.decide(svc, user, item, True, answer["job_id"])
+        updated = _claim(svc, user, item, "rejected", zh)
+        return Response(200, content_types.APPLICATION_JSON, learning.view(learning.credit(svc, user, updated, False)))
+    current = ToolProgram.model_validate(record.program)
+    try:  # the tool may have changed since it was suggested (a field renamed, a revision restored)
+        revise.apply(current, learning.changes_of(item), current.revision + 1)
+    except (ToolgenError, ValueError) as e:
+        _claim(svc, user, item, "withdrawn", zh)
+        why = "这条建议已不适用于现在的工具" if zh else f"suggestion {suggestion_id} no longer applies to the tool"
+        raise ConflictError(why, details={"reason": getattr(e, "message", str(e))}) from e
+    claimed = _claim(svc, user, item, "accepted", zh)  # before the job: an answer given meanwhile wins, not both
+    try:
+        answer = start(svc, user, record, item["text"], changes=item["changes"], suggestion_id=suggestion_id)
+    except Exception:
+        learning.reopen(svc, user, item)
+        raise
+    learning.credit(svc, user, claimed, True, answer["job_id"])
     return _accepted(answer)
+
+
+def _claim(svc: Services, user: str, item: dict[str, Any], status: str, zh: bool) -> dict[str, Any]:
+    try:
+        return learning.answer(svc, user, item, status)
+    except ConflictError as e:
+        latest = learning.get(svc, user, item["suggestion_id"])["status"]
+        raise _answered(item["suggestion_id"], latest, zh) from e
+
+
+def _answered(suggestion_id: str, status: str, zh: bool) -> ConflictError:
+    words = {"accepted": "接受", "rejected": "拒绝", "withdrawn": "撤回"}
+    if zh:
+        return ConflictError(f"这条建议已经{words.get(status, status)}过了")
+    return ConflictError(f"suggestion {suggestion_id} was already {status}")

@@ -38,6 +38,8 @@ logger = logging.getLogger(__name__)
 MINE_ROWS = 500  # the newest rows a pattern is read from: recent habits, at a bounded cost
 MIN_REWARD = 0.3  # a memory rejected twice (reward 1/4) suggests nothing more
 MAX_TOOLS = 100  # tools looked at per call (the newest): a person's page asks for one tool anyway
+MAX_MINED = 10  # tools mined per call at most (each reads up to MINE_ROWS rows); the rest are mined on the next
+OPEN = "SUGGOPEN#"  # the open suggestions' index, by tool: what a page's every load reads
 
 
 def refresh(services: Services, user: str, tools: list[ToolRecord], today: dt.date | None = None) -> int:
@@ -58,6 +60,8 @@ def refresh(services: Services, user: str, tools: list[ToolRecord], today: dt.da
         last = found.get((user_pk(user), f"MINED#{record.tool_id}"), {})
         if not version or (last.get("version") == version and last.get("revision") == record.revision):
             continue
+        if mined >= MAX_MINED:
+            break
         _mine_tool(services, user, record, today)
         table.put(
             {"pk": user_pk(user), "sk": f"MINED#{record.tool_id}", "version": version, "revision": record.revision}
@@ -100,7 +104,7 @@ def memory_key(tool_id: str, pattern: Pattern) -> str:
 
 def _remember(services: Services, user: str, record: ToolRecord, pattern: Pattern) -> Memory:
     fact: Fact = ("habit", memory_key(record.tool_id, pattern), pattern.value)
-    return services.memories.learn(user, pattern.evidence, source=f"tool:{record.tool_id}", fact=fact)
+    return services.memories.learn(user, pattern.evidence, source=f"tool:{record.tool_id}", fact=fact, literal=True)
 
 
 def _offer(
@@ -119,21 +123,24 @@ def _offer(
     except ConflictError:
         return
     suggestion_id = sortable_id("s")
-    table.put(
-        {
-            "pk": user_pk(user),
-            "sk": f"SUGG#{suggestion_id}",
-            "suggestion_id": suggestion_id,
-            "tool_id": record.tool_id,
-            "kind": draft.kind,
-            "text": draft.text,
-            "reason": draft.reason,
-            "memories": [m.memory_id for m in behind],
-            "changes": [c.model_dump(mode="json") for c in draft.changes],
-            "summary": _summary(draft, record),
-            "status": "open",
-            "created_at": time.time(),
-        }
+    table.put_many(
+        [
+            {"pk": user_pk(user), "sk": f"{OPEN}{record.tool_id}#{suggestion_id}", "suggestion_id": suggestion_id},
+            {
+                "pk": user_pk(user),
+                "sk": f"SUGG#{suggestion_id}",
+                "suggestion_id": suggestion_id,
+                "tool_id": record.tool_id,
+                "kind": draft.kind,
+                "text": draft.text,
+                "reason": draft.reason,
+                "memories": [m.memory_id for m in behind],
+                "changes": [c.model_dump(mode="json") for c in draft.changes],
+                "summary": _summary(draft, record),
+                "status": "open",
+                "created_at": time.time(),
+            },
+        ]
     )
 
 
@@ -161,9 +168,12 @@ def view(item: dict[str, Any]) -> SuggestionView:
 
 
 def open_suggestions(services: Services, user: str, tool_id: str | None = None) -> list[dict[str, Any]]:
-    """The person's open suggestions, newest first (of one tool when ``tool_id`` is given)."""
-    items = services.table.query(user_pk(user), "SUGG#", newest_first=True)
-    return [i for i in items if i["status"] == "open" and (tool_id is None or i["tool_id"] == tool_id)]
+    """The person's open suggestions, newest first (of one tool when ``tool_id`` is given): what the open index
+    names, never the suggestions answered long ago."""
+    pointers = services.table.query(user_pk(user), OPEN + (f"{tool_id}#" if tool_id else ""))
+    items = services.table.get_many([(user_pk(user), f"SUGG#{p['suggestion_id']}") for p in pointers])
+    found = [i for i in items if i.get("status") == "open"]
+    return sorted(found, key=lambda i: i["suggestion_id"], reverse=True)
 
 
 def get(services: Services, user: str, suggestion_id: str) -> dict[str, Any]:
@@ -173,17 +183,39 @@ def get(services: Services, user: str, suggestion_id: str) -> dict[str, Any]:
     return item
 
 
-def decide(services: Services, user: str, item: dict[str, Any], accept: bool, job_id: str | None) -> dict[str, Any]:
-    """Record the person's answer (once: a decided suggestion is a conflict) and credit it to the memories behind
-    it: tried, and succeeded when accepted."""
-    changes: dict[str, Any] = {"status": "accepted" if accept else "rejected", "decided_at": time.time()}
-    if job_id:
-        changes["job_id"] = job_id
-    updated = services.table.update(user_pk(user), item["sk"], changes, expect={"status": "open"})
-    counters = {"interventions_tried": 1, "interventions_succeeded": 1} if accept else {"interventions_tried": 1}
-    outcome = "accepted" if accept else "rejected"
-    services.memories.credit(user, list(item.get("memories", [])), counters, reason=f"suggestion {outcome}")
+def answer(services: Services, user: str, item: dict[str, Any], status: str) -> dict[str, Any]:
+    """Record what became of an open suggestion (accepted, rejected, or withdrawn: it no longer applies to its tool),
+    once: ConflictError if it was answered meanwhile. It leaves the open index."""
+    now = time.time()
+    updated = services.table.update(
+        user_pk(user), item["sk"], {"status": status, "decided_at": now}, expect={"status": "open"}
+    )
+    services.table.delete(user_pk(user), f"{OPEN}{item['tool_id']}#{item['suggestion_id']}")
     return updated
+
+
+def reopen(services: Services, user: str, item: dict[str, Any]) -> None:
+    """An accepted suggestion whose revision could not be queued is open again, as it was."""
+    services.table.update(user_pk(user), item["sk"], {"status": "open", "decided_at": None})
+    services.table.put(
+        {
+            "pk": user_pk(user),
+            "sk": f"{OPEN}{item['tool_id']}#{item['suggestion_id']}",
+            "suggestion_id": item["suggestion_id"],
+        }
+    )
+
+
+def credit(
+    services: Services, user: str, item: dict[str, Any], accepted: bool, job_id: str | None = None
+) -> dict[str, Any]:
+    """Credit the person's answer to the memories behind the suggestion: tried, and succeeded when accepted."""
+    counters = {"interventions_tried": 1, "interventions_succeeded": 1} if accepted else {"interventions_tried": 1}
+    outcome = "accepted" if accepted else "rejected"
+    services.memories.credit(user, list(item.get("memories", [])), counters, reason=f"suggestion {outcome}")
+    if job_id:
+        return services.table.update(user_pk(user), item["sk"], {"job_id": job_id})
+    return item
 
 
 def changes_of(item: dict[str, Any]) -> list[Change]:
@@ -197,4 +229,5 @@ def forget(services: Services, user: str, tool_id: str) -> None:
         if item.get("tool_id") == tool_id:
             table.delete(user_pk(user), item["sk"])
     table.delete_prefix(user_pk(user), f"SUGGSIG#{tool_id}#")
+    table.delete_prefix(user_pk(user), f"{OPEN}{tool_id}#")
     table.delete(user_pk(user), f"MINED#{tool_id}")

@@ -48,7 +48,9 @@ COUNTERS = ("uses", "turns", "interventions_tried", "interventions_succeeded")
 class MemoryStore(Protocol):
     reader: Reader  # how facts are read from text (rules, or a model beside them)
 
-    def learn(self, user: str, text: str, *, source: str = "api", fact: Fact | None = None) -> Memory: ...
+    def learn(
+        self, user: str, text: str, *, source: str = "api", fact: Fact | None = None, literal: bool = False
+    ) -> Memory: ...
     def get(self, user: str, memory_id: str) -> Memory: ...
     def list(self, user: str, *, include_superseded: bool = False) -> builtins.list[Memory]: ...
     def list_page(
@@ -261,14 +263,21 @@ class DynamoMemoryStore:
 
     # --- writing ----------------------------------------------------------------------------------------------
 
-    def learn(self, user: str, text: str, *, source: str = "api", fact: Fact | None = None) -> Memory:
+    def learn(
+        self, user: str, text: str, *, source: str = "api", fact: Fact | None = None, literal: bool = False
+    ) -> Memory:
         """Remember ``text``: restated if known, superseding the old value of its key, or new; ending what it
         says no longer holds.
 
         ``fact`` is its (kind, key, value) when already read (a request's statements are read together); how the
-        statement holds it (denied, ended, someone else's) is read here either way."""
+        statement holds it (denied, ended, someone else's) is read here either way, unless ``literal``: ``text`` is
+        the platform's own account of ``fact`` (a pattern's evidence, "5 周都没有达到目标"), not a person's words,
+        and its negations are about the pattern, not the fact."""
         now = self.clock()
-        reading = statement.read(text, self.reader.read if fact is None else (lambda _clause: fact), now=now)
+        if literal and fact is not None:
+            reading = statement.Reading(fact=fact)
+        else:
+            reading = statement.read(text, self.reader.read if fact is None else (lambda _clause: fact), now=now)
         kind, key, value = reading.fact
         pointer = self.table.get(user_pk(user), _pointer_sk(key, text))
         ended = self._held(user, reading, key)
