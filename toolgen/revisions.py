@@ -21,7 +21,7 @@ from toolgen import cursor
 from toolgen.changes import Change
 from toolgen.errors import BadPageTokenError, ConflictError, NotFoundError, RevisionInProgressError
 from toolgen.models import ToolRecord
-from toolgen.program import ToolProgram
+from toolgen.program import MAX_HIDDEN, ToolProgram
 from toolgen.table import ItemTable, user_pk
 
 REVISING_HOLD_S = 3600.0  # a revision job holds its tool at most this long (one whose worker is lost lets go)
@@ -62,9 +62,20 @@ def first(record: ToolRecord) -> Revision:
 
 def restored(current: ToolProgram, target: ToolProgram, revision: int) -> ToolProgram:
     """``target`` (an earlier revision) made live again as ``revision``: rows written since read back under its
-    names and units, by undoing, newest first, every rename and unit change made after it."""
+    names and units, by undoing, newest first, every rename and unit change made after it; a field it lacks that
+    rows since may hold is hidden, its name kept as a removed field's is (program.Entity)."""
     undo = [m.inverse(revision) for m in reversed(current.migrations) if m.revision > target.revision]
-    return target.model_copy(update={"revision": revision, "migrations": [*current.migrations, *undo]})
+    entities = {}
+    for name, entity in target.entities.items():
+        now = current.entities.get(name)
+        held = {**{f: spec.type for f, spec in now.fields.items()}, **now.hidden} if now else {}
+        for migration in (m for m in undo if m.entity == name):  # under the names the restored program reads
+            held = {migration.rename.get(f, f): kind for f, kind in held.items()}
+        hidden = {**entity.hidden, **held}
+        hidden = {f: kind for f, kind in hidden.items() if f not in entity.fields}
+        entities[name] = entity.model_copy(update={"hidden": dict(list(hidden.items())[:MAX_HIDDEN])})
+    update = {"revision": revision, "migrations": [*current.migrations, *undo], "entities": entities}
+    return target.model_copy(update=update)
 
 
 class RevisionStore:
