@@ -42,7 +42,7 @@ _RENAMES = (
     re.compile(r"^(?:把|将)?(?P<old>.+?)(?:的名字)?(?:改名为|改名叫|改名成|改名|重命名为|重命名成|重命名|改叫做|改叫|改称为|改称|叫做)"
                r"(?P<new>.+)$"),
 )  # fmt: skip
-_BEFORE = re.compile(r"(\d|[一二两三四五六七八九十百])\s*$")
+_BEFORE = re.compile(r"(\d|[零〇一二两三四五六七八九十百千万])\s*$")
 _INTO = re.compile(r"\b(as|into|to|in)\s*$|(成|为|到)\s*$", re.I)
 _SOURCE = re.compile(r"(instead of|rather than|not|from|而不是|不用|不要|从)\s*$", re.I)
 
