@@ -42,6 +42,11 @@ def test_a_malformed_number_is_none_never_an_exception(token):
     assert zh_number(token) is None
 
 
+def test_a_run_of_digits_longer_than_any_value_is_none_not_an_overflow():
+    assert zh_number("9" * 15) == 999_999_999_999_999
+    assert zh_number("1" * 16) is None and first_number("目标改成" + "1" * 1990) is None
+
+
 def test_the_first_number_of_a_text_prefers_one_written_in_digits_and_skips_times():
     assert first_number("每周目标改成一百公里") == 100
     assert first_number("每周3次，目标二十") == 3

@@ -13,6 +13,7 @@ import re
 DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 UNITS = {"十": 10, "百": 100, "千": 1000}
 WAN = 10_000
+MAX_DIGITS = 15  # a longer run of digits is no value anyone means, and past a float's precision
 # A number as written in running text: digits and numerals with their units, and a decimal part after "." or "点".
 # Each part is a character class repeated once, so finding one costs a single pass over the text.
 NUMERAL = re.compile(r"[\d零〇一二两三四五六七八九十百千万]+(?:[.点][\d零〇一二两三四五六七八九]+[十百千万]?)?")
@@ -23,7 +24,7 @@ _TIME = re.compile(r"(?<=\d)[:：](?=\d)")
 def _digit(part: str) -> int | None:
     """A digit: one numeral or a run of ASCII digits (None for anything else)."""
     if part.isascii() and part.isdigit():
-        return int(part)
+        return int(part) if len(part) <= MAX_DIGITS else None
     value = DIGITS.get(part)
     return value if value is not None and part not in ("零", "〇") else None
 
