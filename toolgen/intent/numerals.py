@@ -83,16 +83,15 @@ def zh_number(token: str) -> float | None:
     "2千5" 2500, "1.5万" 15000, "三点五" 3.5); None when it is not a well-formed number ("十十")."""
     whole, point, fraction = re.sub("点", ".", token).partition(".")
     if not point:
-        value = _whole(whole)
-        return None if value is None else float(value)
+        whole_value = _whole(whole)
+        return None if whole_value is None else float(whole_value)
     unit = fraction[-1] if fraction and fraction[-1] in "十百千万" else ""
     fraction = fraction[: len(fraction) - len(unit)]
     digits = [str(DIGITS[c]) if c in DIGITS else c for c in fraction]
     base = _whole(whole)
     if base is None or not fraction or not all(d.isascii() and d.isdigit() for d in digits):
         return None
-    value = float(f"{base}.{''.join(digits)}")
-    return value * (UNITS.get(unit) or (WAN if unit else 1))
+    return float(f"{base}.{''.join(digits)}") * (UNITS.get(unit) or (WAN if unit else 1))
 
 
 def first_number(text: str) -> float | None:
