@@ -59,6 +59,7 @@ NUMERIC_TYPES = frozenset({"number", "integer", "boolean"})
 MAX_REVISIONS = 1000  # of one tool; its history keeps each
 MAX_MIGRATIONS = 200  # renames and unit changes a tool's rows carry through its revisions
 MAX_HIDDEN = 100  # removed fields an entity keeps the names of
+MAX_FIELDS = 30  # of an entity
 
 
 class Strict(BaseModel):
@@ -191,7 +192,7 @@ def check_row_passes(op_id: str, exprs: list[str]) -> None:
 
 class Entity(Strict):
     label: str = Field(default="", max_length=60)
-    fields: dict[str, FieldSpec] = Field(min_length=1, max_length=30)
+    fields: dict[str, FieldSpec] = Field(min_length=1, max_length=MAX_FIELDS)
     # A removed field's values stay on the rows written before (the runtime hides them), so its name stays taken:
     # a field renamed onto it would show those values as its own, and one added under it must hold the same type.
     hidden: dict[str, FieldType] = Field(

@@ -20,9 +20,7 @@ from toolgen.models import Intent
 from toolgen.planner.compose import asked_fields, field_spec
 from toolgen.planner.revision_messages import not_possible
 from toolgen.planner.revision_words import bare, main_entity, units_named
-from toolgen.program import RESERVED, ToolProgram
-
-MAX_FIELDS = 30  # an entity's, as ToolProgram allows
+from toolgen.program import MAX_FIELDS, RESERVED, ToolProgram
 
 # The lead words are taken whole (\b) and never given back (an atomic group): "also" listed twice, or words that may
 # run together, let "alsoalso...x" be split 2^n ways before the verb is found missing (SECURITY.md, "Revisions").

@@ -19,7 +19,16 @@ from pydantic import TypeAdapter, ValidationError
 from toolgen.changes import Change
 from toolgen.planner.revision_messages import not_possible, type_said
 from toolgen.planner.revision_words import UNITS, unit_label, unit_of
-from toolgen.program import MAX_EXPR, MAX_HIDDEN, FieldSpec, Migration, Operation, ToolProgram
+from toolgen.program import (
+    MAX_EXPR,
+    MAX_FIELDS,
+    MAX_HIDDEN,
+    MAX_MIGRATIONS,
+    FieldSpec,
+    Migration,
+    Operation,
+    ToolProgram,
+)
 
 _OPERATION: TypeAdapter[Any] = TypeAdapter(Operation)
 MAX_OPERATIONS = 20  # a program's, as ToolProgram allows
@@ -225,6 +234,8 @@ def _add(draft: _Draft, change: Change) -> None:
         taken |= {n for op in ops for n in (*(op.get("computed") or {}), *(op.get("constants") or {}))}
         if not change.field or change.field in taken:
             raise not_possible("taken", draft.lang, name=change.field or "")
+        if len(fields) >= MAX_FIELDS:  # counted as the revision's fields accumulate, whichever clause added them
+            raise not_possible("too_many", draft.lang)
         spec = FieldSpec.model_validate(change.spec or {}).model_dump(mode="json")
         hidden = draft.data["entities"][entity].get("hidden", {})
         was = hidden.get(change.field)
@@ -276,7 +287,13 @@ def apply(program: ToolProgram, changes: list[Change], revision: int, *, lang: s
         rename = {old: new for old, new in draft.renames.get(entity, {}).items() if old != new}
         scale = draft.scales.get(entity, {})
         if rename or scale:
+            if len(draft.data["migrations"]) >= MAX_MIGRATIONS:
+                raise not_possible("too_many_migrations", draft.lang)
             migration = Migration(revision=revision, entity=entity, rename=rename, scale=scale)
             draft.data["migrations"].append(migration.model_dump(mode="json"))
     draft.data["revision"] = revision
-    return ToolProgram.model_validate(draft.data)
+    try:
+        return ToolProgram.model_validate(draft.data)
+    except ValidationError as e:  # a limit or rule not checked above: the caller's 422, never a 500
+        where = ".".join(str(part) for part in e.errors()[0]["loc"]) if e.errors() else ""
+        raise not_possible("invalid", draft.lang, where=where) from e

@@ -53,6 +53,11 @@ _TEXT: dict[str, tuple[str, str]] = {
     "removed_type": ("A field called '{name}' was removed earlier and the old entries still hold its values, as "
                      "{was}; a new '{name}' must hold {was} too, or take another name.",
                      "之前去掉的字段“{name}”在旧记录里还存着{was}类型的值；新的“{name}”也得是{was}，或者换一个名字。"),
+    "too_many_migrations": ("This tool has been through as many changes to its fields' names and units as it can "
+                            "keep; make it again to change more.",
+                            "这个工具改字段名和单位的次数已经到上限了；要再改，请重新生成这个工具。"),
+    "invalid": ("This tool cannot take these changes: the tool they make would break a rule every tool keeps.",
+                "这个工具改不了：改完的工具不符合工具的规则。"),
     "too_many_removed": ("This tool has removed as many fields as it can keep track of.",
                          "这个工具去掉的字段已经到上限了。"),
 }  # fmt: skip
