@@ -58,6 +58,8 @@ PAGING = frozenset({"limit", "next"})  # a list's own query parameters, so never
 NUMERIC_TYPES = frozenset({"number", "integer", "boolean"})
 MAX_REVISIONS = 1000  # of one tool; its history keeps each
 MAX_MIGRATIONS = 200  # renames and unit changes a tool's rows carry through its revisions
+MAX_HIDDEN = 100  # removed fields an entity keeps the names of
+MAX_FIELDS = 30  # of an entity
 
 
 class Strict(BaseModel):
@@ -190,7 +192,12 @@ def check_row_passes(op_id: str, exprs: list[str]) -> None:
 
 class Entity(Strict):
     label: str = Field(default="", max_length=60)
-    fields: dict[str, FieldSpec] = Field(min_length=1, max_length=30)
+    fields: dict[str, FieldSpec] = Field(min_length=1, max_length=MAX_FIELDS)
+    # A removed field's values stay on the rows written before (the runtime hides them), so its name stays taken:
+    # a field renamed onto it would show those values as its own, and one added under it must hold the same type.
+    hidden: dict[str, FieldType] = Field(
+        default_factory=dict, max_length=MAX_HIDDEN, description="removed fields: name: the type it had"
+    )
 
     _shorthand = field_validator("fields", mode="before")(_shorthand)
 
@@ -202,6 +209,14 @@ class Entity(Strict):
         if reserved:
             raise ValueError(f"field names {sorted(reserved)} are reserved")
         return fields
+
+    @model_validator(mode="after")
+    def _hidden(self) -> Entity:
+        _check_names(self.hidden, "hidden field")
+        both = set(self.hidden) & set(self.fields)
+        if both:
+            raise ValueError(f"fields {sorted(both)} are both current and removed")
+        return self
 
 
 class OperationBase(Strict):

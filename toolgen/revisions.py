@@ -22,7 +22,7 @@ from toolgen import cursor
 from toolgen.changes import Change
 from toolgen.errors import BadPageTokenError, ConflictError, NotFoundError, RevisionInProgressError
 from toolgen.models import ToolRecord
-from toolgen.program import ToolProgram
+from toolgen.program import MAX_HIDDEN, ToolProgram
 from toolgen.table import ItemTable, user_pk
 
 # A revision job's hold on its tool is taken over only once the job has ended, or when it has not moved for longer than
@@ -65,12 +65,21 @@ def first(record: ToolRecord) -> Revision:
 
 def restored(current: ToolProgram, target: ToolProgram, revision: int) -> ToolProgram:
     """``target`` (an earlier revision) made live again as ``revision``: rows written since read back under its
-    names and units, by undoing, newest first, every rename and unit change made after it. Checked as any program
+    names and units, by undoing, newest first, every rename and unit change made after it; a field it lacks that
+    rows since may hold is hidden, its name kept as a removed field's is (program.Entity). Checked as any program
     (ValueError past its limits: a tool whose units went back and forth a hundred times carries too many)."""
     undo = [m.inverse(revision) for m in reversed(current.migrations) if m.revision > target.revision]
-    data = target.model_dump(mode="json")
-    data.update(revision=revision, migrations=[m.model_dump(mode="json") for m in [*current.migrations, *undo]])
-    return ToolProgram.model_validate(data)
+    entities = {}
+    for name, entity in target.entities.items():
+        now = current.entities.get(name)
+        held = {**{f: spec.type for f, spec in now.fields.items()}, **now.hidden} if now else {}
+        for migration in (m for m in undo if m.entity == name):  # under the names the restored program reads
+            held = {migration.rename.get(f, f): kind for f, kind in held.items()}
+        hidden = {**entity.hidden, **held}
+        hidden = {f: kind for f, kind in hidden.items() if f not in entity.fields}
+        entities[name] = entity.model_copy(update={"hidden": dict(list(hidden.items())[:MAX_HIDDEN])})
+    update = {"revision": revision, "migrations": [*current.migrations, *undo], "entities": entities}
+    return ToolProgram.model_validate(target.model_copy(update=update).model_dump(mode="json"))
 
 
 class RevisionStore:

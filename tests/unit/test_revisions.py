@@ -47,6 +47,21 @@ def test_a_restore_undoes_every_rename_and_unit_change_after_it_newest_first():
     assert [m.rename for m in restored(current, second, 4).migrations[2:]] == [{"miles": "distance"}]
 
 
+def test_a_restore_keeps_the_names_of_fields_added_since_hidden_as_a_remove_would():
+    from toolgen.changes import Change
+    from toolgen.errors import RevisionNotPossibleError
+    from toolgen.planner.revise import apply
+
+    first = run_log()
+    pulse = Change(op="add_field", field="pulse", spec={"type": "integer", "label": "Pulse"})
+    rename = Change(op="rename_field", field="minutes", to="duration", label="Duration")
+    current = apply(apply(first, [pulse, Change(op="remove_field", field="note")], 2), [rename], 3)
+    back = restored(current, first, 4)
+    assert back.entities["run"].hidden == {"pulse": "integer"}  # the rows since hold pulses; note is back
+    with pytest.raises(RevisionNotPossibleError):  # a pulse would show as minutes
+        apply(back, [Change(op="rename_field", field="minutes", to="pulse")], 5)
+
+
 def test_revisions_are_kept_whole_newest_first_a_page_at_a_time_and_never_twice():
     store, program = RevisionStore(MemoryTable()), run_log()
     for n in range(1, 6):

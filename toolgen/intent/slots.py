@@ -15,22 +15,8 @@ from toolgen.intent.gazetteer import (
     POUND_ALIASES,
     UNITS,
 )
+from toolgen.intent.numerals import zh_number
 from toolgen.knowledge.places import find_places, place_like
-
-_ZH_DIGITS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
 
 
 def is_chinese(text: str) -> bool:
@@ -124,17 +110,9 @@ def find_time(text: str) -> str | None:
 
 
 def _zh_number(token: str) -> int | None:
-    """An integer written in digits or in Chinese numerals up to 99 ("八", "十五", "二十三")."""
-    if token.isdigit():
-        return int(token)
-    if not token or any(c not in _ZH_DIGITS for c in token):
-        return None
-    if "十" not in token:
-        return _ZH_DIGITS[token] if len(token) == 1 else None
-    tens, _, ones = token.partition("十")
-    if len(tens) > 1 or len(ones) > 1:
-        return None
-    return (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0)
+    """A whole number written in digits or Chinese numerals ("八", "十五", "二十三", "三千"): numerals.py reads it."""
+    value = zh_number(token)
+    return int(value) if value is not None and value.is_integer() else None
 
 
 def _find_zh_time(text: str) -> str | None:

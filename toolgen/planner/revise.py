@@ -35,7 +35,11 @@ from toolgen.program import MAX_REVISIONS, ToolProgram
 
 __all__ = ["apply", "describe", "read"]
 
-_SPLIT = re.compile(r",\s+|;\s*|\s+and\s+(?:then\s+)?|\s+plus\s+|\s+also\s+|[，；。！、]|然后|并且|另外|还有|同时|和")
+# A run of spaces is tried from its first only (the lookbehinds): tried from each, the run was read again to its end
+# for each, time growing with the square of its length.
+_SPLIT = re.compile(
+    r",\s+|;\s*|(?<!\s)\s+and\s+(?:then\s+)?|(?<!\s)\s+plus\s+|(?<!\s)\s+also\s+|[，；。！、]|然后|并且|另外|还有|同时|和"
+)
 _THEMES = {
     "dark": re.compile(r"\b(dark|night)\b|深色|暗色|黑色|夜间|暗黑", re.I),
     "light": re.compile(r"\b(light|bright|white)\b|浅色|亮色|白色|日间", re.I),
@@ -68,7 +72,9 @@ _INHERITED = ("add", "remove")  # "remove the title, due date and priority": the
 
 
 def _clauses(prompt: str) -> list[str]:
-    return [c.strip() for c in _SPLIT.split(prompt) if c and c.strip()]
+    """The prompt's clauses, each on one line with single spaces: a pattern ending in '.+$' met a line break after
+    each of a clause's verbs and read on to it, time growing with the square of the clause's length."""
+    return [" ".join(c.split()) for c in _SPLIT.split(prompt) if c and c.strip()]
 
 
 def _names_constant(clause: str, program: ToolProgram) -> str | None:

@@ -20,12 +20,12 @@ from toolgen.models import Intent
 from toolgen.planner.compose import asked_fields, field_spec
 from toolgen.planner.revision_messages import not_possible
 from toolgen.planner.revision_words import bare, main_entity, units_named
-from toolgen.program import RESERVED, ToolProgram
+from toolgen.program import MAX_FIELDS, RESERVED, ToolProgram
 
-MAX_FIELDS = 30  # an entity's, as ToolProgram allows
-
+# The lead words are taken whole (\b) and never given back (an atomic group): "also" listed twice, or words that may
+# run together, let "alsoalso...x" be split 2^n ways before the verb is found missing (SECURITY.md, "Revisions").
 _EN_LEAD = re.compile(
-    r"^(?:(?:please|also|and|so|i|we|can|could|you|let me|would|like|want|wanna|to|'d|also|too|need)\s*)*"
+    r"^(?>(?:(?:please|also|and|so|i|we|can|could|you|let me|would|like|want|wanna|to|'d|too|need)\b\s*)*)"
     r"(?:add|track|record|log|note(?: down)?|keep track of|include|start (?:tracking|logging|recording)|keep)\s+",
     re.I,
 )
@@ -33,10 +33,14 @@ _EN_NOISE = re.compile(
     r"\b(a|an|the|my|our|new|another|extra|field|fields|column|for|called|named|each time|too|as well|also|please)\b",
     re.I,
 )
-_EN_TAIL = re.compile(r"\s+(of|for|per|on) (each|every|the|a|my)\b.*$|\s+each\b.*$", re.I)
+_EN_TAIL = re.compile(r"(?<!\s)\s+(of|for|per|on) (each|every|the|a|my)\b.*$|(?<!\s)\s+each\b.*$", re.I)
 _ZH_LEAD = re.compile(r"^(?:我|也|还|再|另外|然后|请|帮我|能不能|可以)*(?:要|想|需要|得)?(?:再|也)?"
                       r"(?:记录一下|记录|记一下|记下|记上|记|加上|加入|添加|增加|新增|加)?")  # fmt: skip
-_ZH_NOISE = re.compile(r"^(?:一个|一项|一栏|个|项|栏)|(?:的)?(?:字段|一栏|一项|这一项|这项)?(?:吧|了|啊|呀|。)*$")
+# The trailing particles are matched only from the first of them (the lookbehind): tried from every one of a run of
+# "了了了...", each try ran to the run's end, time growing with the square of its length.
+_ZH_NOISE = re.compile(
+    r"^(?:一个|一项|一栏|个|项|栏)|(?:的)?(?:字段|一栏|一项|这一项|这项)?(?<![吧了啊呀。])(?:吧|了|啊|呀|。)*$"
+)
 _AMOUNT = re.compile(r"\b(how (many|much)|number of|amount of|count of)\b|多少|几[个次张本页]?|数量", re.I)
 
 

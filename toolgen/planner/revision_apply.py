@@ -17,9 +17,18 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from toolgen.changes import Change
-from toolgen.planner.revision_messages import not_possible
+from toolgen.planner.revision_messages import not_possible, type_said
 from toolgen.planner.revision_words import UNITS, unit_label, unit_of
-from toolgen.program import MAX_EXPR, FieldSpec, Migration, Operation, ToolProgram
+from toolgen.program import (
+    MAX_EXPR,
+    MAX_FIELDS,
+    MAX_HIDDEN,
+    MAX_MIGRATIONS,
+    FieldSpec,
+    Migration,
+    Operation,
+    ToolProgram,
+)
 
 _OPERATION: TypeAdapter[Any] = TypeAdapter(Operation)
 MAX_OPERATIONS = 20  # a program's, as ToolProgram allows
@@ -84,6 +93,10 @@ def _remove(draft: _Draft, change: Change) -> None:
     fields = draft.data["entities"][entity]["fields"]
     if len(fields) == 1:
         raise not_possible("last_field", draft.lang, label=fields[name].get("label") or name)
+    hidden = draft.data["entities"][entity].setdefault("hidden", {})
+    if len(hidden) >= MAX_HIDDEN:
+        raise not_possible("too_many_removed", draft.lang)
+    hidden[name] = fields[name]["type"]  # its values stay on the rows, so its name stays taken (program.Entity)
     del fields[name]
     gone_ops, gone_figures = [], set()
     lists = [op for op in draft.ops(entity) if op["kind"] == "list"]
@@ -134,6 +147,8 @@ def _rename(draft: _Draft, change: Change) -> None:
     names |= {n for op in ops for n in (*(op.get("computed") or {}), *(op.get("constants") or {}))}
     if new != old and new in names:
         raise not_possible("taken", draft.lang, name=new)
+    if new != old and new in draft.data["entities"][entity].get("hidden", {}):
+        raise not_possible("removed_name", draft.lang, name=new)  # old rows would show its values as this field's
     spec = {**fields[old], **({"label": change.label} if change.label else {})}
     draft.data["entities"][entity]["fields"] = {
         (new if n == old else n): (spec if n == old else s) for n, s in fields.items()
@@ -219,7 +234,15 @@ def _add(draft: _Draft, change: Change) -> None:
         taken |= {n for op in ops for n in (*(op.get("computed") or {}), *(op.get("constants") or {}))}
         if not change.field or change.field in taken:
             raise not_possible("taken", draft.lang, name=change.field or "")
-        fields[change.field] = FieldSpec.model_validate(change.spec or {}).model_dump(mode="json")
+        if len(fields) >= MAX_FIELDS:  # counted as the revision's fields accumulate, whichever clause added them
+            raise not_possible("too_many", draft.lang)
+        spec = FieldSpec.model_validate(change.spec or {}).model_dump(mode="json")
+        hidden = draft.data["entities"][entity].get("hidden", {})
+        was = hidden.get(change.field)
+        if was is not None and was != spec["type"]:  # the old rows' values would be read as the new type
+            raise not_possible("removed_type", draft.lang, name=change.field, was=type_said(was, draft.lang))
+        hidden.pop(change.field, None)  # added back: the old rows show their values again
+        fields[change.field] = spec
         return
     try:
         op = _OPERATION.validate_python(change.operation or {}).model_dump(mode="json")
@@ -264,7 +287,13 @@ def apply(program: ToolProgram, changes: list[Change], revision: int, *, lang: s
         rename = {old: new for old, new in draft.renames.get(entity, {}).items() if old != new}
         scale = draft.scales.get(entity, {})
         if rename or scale:
+            if len(draft.data["migrations"]) >= MAX_MIGRATIONS:
+                raise not_possible("too_many_migrations", draft.lang)
             migration = Migration(revision=revision, entity=entity, rename=rename, scale=scale)
             draft.data["migrations"].append(migration.model_dump(mode="json"))
     draft.data["revision"] = revision
-    return ToolProgram.model_validate(draft.data)
+    try:
+        return ToolProgram.model_validate(draft.data)
+    except ValidationError as e:  # a limit or rule not checked above: the caller's 422, never a 500
+        where = ".".join(str(part) for part in e.errors()[0]["loc"]) if e.errors() else ""
+        raise not_possible("invalid", draft.lang, where=where) from e

@@ -48,7 +48,28 @@ _TEXT: dict[str, tuple[str, str]] = {
     "can_edit": ("Entries of this tool can already be edited.", "这个工具的记录已经可以修改了。"),
     "too_long": ("The tool's figures would grow too long with the name '{name}'.",
                  "改成“{name}”后，工具的统计公式会太长。"),
+    "removed_name": ("'{name}' is the name of a field removed earlier, whose values the old entries still hold; "
+                     "choose another name.", "“{name}”是之前去掉的字段的名字，旧记录里还存着它的值；请换一个名字。"),
+    "removed_type": ("A field called '{name}' was removed earlier and the old entries still hold its values, as "
+                     "{was}; a new '{name}' must hold {was} too, or take another name.",
+                     "之前去掉的字段“{name}”在旧记录里还存着{was}类型的值；新的“{name}”也得是{was}，或者换一个名字。"),
+    "too_many_migrations": ("This tool has been through as many changes to its fields' names and units as it can "
+                            "keep; make it again to change more.",
+                            "这个工具改字段名和单位的次数已经到上限了；要再改，请重新生成这个工具。"),
+    "invalid": ("This tool cannot take these changes: the tool they make would break a rule every tool keeps.",
+                "这个工具改不了：改完的工具不符合工具的规则。"),
+    "too_many_removed": ("This tool has removed as many fields as it can keep track of.",
+                         "这个工具去掉的字段已经到上限了。"),
 }  # fmt: skip
+_TYPES = {"string": ("words", "文字"), "text": ("text", "长文本"), "number": ("numbers", "数字"),
+          "integer": ("whole numbers", "整数"), "boolean": ("yes or no", "是否"), "date": ("dates", "日期"),
+          "time": ("times", "时间")}  # fmt: skip
+
+
+def type_said(kind: str, lang: str) -> str:
+    """A field type as a person would name it ('string' -> 'words', '文字')."""
+    en, zh = _TYPES.get(kind, (kind, kind))
+    return zh if lang == "zh" else en
 
 
 def say(key: str, lang: str, **params: Any) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolgen.intent.numerals import first_number
 from toolgen.knowledge.base import library
 from toolgen.program import FieldSpec, ToolProgram
 
@@ -170,18 +171,6 @@ def constant_words(program: ToolProgram, name: str) -> set[str]:
 
 
 def number(text: str) -> float | None:
-    """The first number the text names, in digits or Chinese numerals up to 99 ("二十")."""
-    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)(?![\d:])", text.replace(",", ""))
-    if m:
-        return float(m.group(1))
-    m = re.search(r"[一二两三四五六七八九十]+", text)
-    if not m:
-        return None
-    digits = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
-    token = m.group(0)
-    if "十" not in token:
-        return float(digits[token]) if len(token) == 1 else None
-    tens, _, ones = token.partition("十")
-    if len(tens) > 1 or len(ones) > 1:
-        return None
-    return float((digits[tens] if tens else 1) * 10 + (digits[ones] if ones else 0))
+    """The first number the text names, in digits or Chinese numerals ("2500", "两千五", "三点五"); None when none
+    is named or it is malformed ("十十"), which the reader answers as a value it could not read."""
+    return first_number(text)
