@@ -276,7 +276,7 @@ def cmd_revisions(args: argparse.Namespace) -> int:
     if args.restore is not None:
         path = f"/v1/tools/{args.tool_id}/revisions/{args.restore}/restore"
         return _revised(client, client.api("POST", path), args)
-    revisions = client.every(f"/v1/tools/{args.tool_id}/revisions", "revisions")
+    revisions = client.every(f"/v1/tools/{args.tool_id}/revisions", "revisions", page_size=100)  # whole programs
     if args.json:
         _print_json(revisions)
     for r in [] if args.json else revisions:

@@ -76,13 +76,15 @@ class Client:
     def api(self, method: str, path: str, **kwargs: Any) -> Any:
         return self.request(method, self.url + path, **kwargs)
 
-    def every(self, path: str, key: str, query: dict[str, str] | None = None) -> list[Any]:
-        """Every item of a list the API answers a page at a time, following ``next`` to the last page."""
+    def every(self, path: str, key: str, query: dict[str, str] | None = None, *, page_size: int = 500) -> list[Any]:
+        """Every item of a list the API answers a page at a time (``page_size``: the list's largest page), following
+        ``next`` to the last page."""
         found: list[Any] = []
-        page = self.api("GET", path, query={**(query or {}), "limit": "500"})
+        size = str(page_size)
+        page = self.api("GET", path, query={**(query or {}), "limit": size})
         found += page[key]
         while page.get("next"):
-            page = self.api("GET", path, query={**(query or {}), "limit": "500", "next": page["next"]})
+            page = self.api("GET", path, query={**(query or {}), "limit": size, "next": page["next"]})
             found += page[key]
         return found
 

@@ -220,8 +220,8 @@ def test_revisions_are_the_owners_alone(server):
 
 
 def test_a_suggestion_the_tool_has_outgrown_is_withdrawn_not_applied(server):
-    token = server.token("sam")
-    tool = generate(server, "log my runs", user="sam")
+    token = server.token("sal")
+    tool = generate(server, "log my runs", user="sal")
     log_runs(server, token, tool, TEN_MORNINGS)
     [morning] = suggestions(server, token, tool["tool_id"])
     rename = {"prompt": "rename start to begin"}
