@@ -18,13 +18,12 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Header, Query
 from aws_lambda_powertools.event_handler.openapi.types import (
     OpenAPIResponse,
-    OpenAPIResponseContentModel,
-    OpenAPIResponseContentSchema,
 )
 
-from toolgen import __version__, auth, bounds, cursor, jobs
+from toolgen import __version__, auth, bounds, jobs
 from toolgen.accounts import Account
 from toolgen.api import idempotency
+from toolgen.api.documented import ERROR, ERRORS, Next
 from toolgen.api.errors import error_response, status_of
 from toolgen.api.growth import router as growth
 from toolgen.api.queueing import base_url, queue
@@ -42,7 +41,6 @@ from toolgen.models import (
     Candidate,
     Composition,
     EditMemoryRequest,
-    ErrorBody,
     FeedbackRequest,
     Health,
     HistoryView,
@@ -75,15 +73,7 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
-_ERROR: dict[str, OpenAPIResponseContentSchema | OpenAPIResponseContentModel] = {
-    "application/json": {"model": ErrorBody}
-}
-ERRORS: dict[int, OpenAPIResponse] = {
-    401: {"description": "Missing or invalid bearer token", "content": _ERROR},
-    404: {"description": "Not found (or not yours)", "content": _ERROR},
-    422: {"description": "Invalid request", "content": _ERROR},
-    503: {"description": "A service the platform uses failed; retry", "content": _ERROR},
-}
+_ERROR = ERROR
 RECALL_SHOWN = 100  # with all=true, the best this many of every memory bearing on the request
 PAGE_DEFAULT, PAGE_MAX = 100, 500  # items in one page of /v1/tools and /v1/memories
 # The answer's own schema comes from the route's return annotation (a response without content).
@@ -342,12 +332,7 @@ def _summary(record: ToolRecord) -> dict[str, Any]:
     }
 
 
-# A list's page: `limit` and `next` (toolgen/cursor.py), as the tools' own lists take them.
 Limit = Annotated[int, Query(ge=1, le=PAGE_MAX, description="At most this many in one page")]
-Next = Annotated[
-    str | None,
-    Query(min_length=1, max_length=cursor.MAX_TOKEN, description="The `next` of the previous page, as it was given"),
-]
 
 
 @app.get("/v1/tools", responses={**OK, **ERRORS})

@@ -13,7 +13,7 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from toolgen import cursor
+from toolgen.api.documented import ERROR, ERRORS, Next
 from toolgen.api.queueing import queue
 from toolgen.api.services import services
 from toolgen.errors import (
@@ -29,7 +29,6 @@ from toolgen.learn import service as learning
 from toolgen.models import (
     Accepted,
     DecisionRequest,
-    ErrorBody,
     Job,
     RevisionList,
     RevisionRequest,
@@ -45,13 +44,7 @@ from toolgen.revisions import Revision, RevisionStore, first, restored
 from toolgen.services import Services
 
 router = Router()
-_ERROR: Any = {"application/json": {"model": ErrorBody}}
-ERRORS: Any = {
-    401: {"description": "Missing or invalid bearer token", "content": _ERROR},
-    404: {"description": "Not found (or not yours)", "content": _ERROR},
-    422: {"description": "Invalid request", "content": _ERROR},
-    503: {"description": "A service the platform uses failed; retry", "content": _ERROR},
-}
+_ERROR: Any = ERROR
 ACCEPTED_BODY: Any = {"model": Accepted}
 ACCEPTED: Any = {
     202: {
@@ -128,11 +121,7 @@ def revise_tool(tool_id: str, body: RevisionRequest) -> Response[Accepted]:
     return _accepted(start(svc, user, record, body.prompt, changes=[c.model_dump(mode="json") for c in changes]))
 
 
-Limit = Annotated[int, Query(ge=1, le=100, description="At most this many in one page")]
-Next = Annotated[
-    str | None,
-    Query(min_length=1, max_length=cursor.MAX_TOKEN, description="The `next` of the previous page, as it was given"),
-]
+Limit = Annotated[int, Query(ge=1, le=100, description="At most this many in one page (each holds a program)")]
 
 
 def _view(revision: Revision, live: int) -> RevisionView:

@@ -1,0 +1,31 @@
+"""What every route's document shares: the error answers it lists and a list's `next` parameter, declared once
+for toolgen/api/app.py and toolgen/api/growth.py."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.types import (
+    OpenAPIResponse,
+    OpenAPIResponseContentModel,
+    OpenAPIResponseContentSchema,
+)
+
+from toolgen import cursor
+from toolgen.models import ErrorBody
+
+ERROR: dict[str, OpenAPIResponseContentSchema | OpenAPIResponseContentModel] = {
+    "application/json": {"model": ErrorBody}
+}
+ERRORS: dict[int, OpenAPIResponse] = {
+    401: {"description": "Missing or invalid bearer token", "content": ERROR},
+    404: {"description": "Not found (or not yours)", "content": ERROR},
+    422: {"description": "Invalid request", "content": ERROR},
+    503: {"description": "A service the platform uses failed; retry", "content": ERROR},
+}
+# A list's page: `limit` and `next` (toolgen/cursor.py), as the tools' own lists take them.
+Next = Annotated[
+    str | None,
+    Query(min_length=1, max_length=cursor.MAX_TOKEN, description="The `next` of the previous page, as it was given"),
+]
