@@ -8,6 +8,7 @@ interprets it. Every check that keeps a tool safe and well-formed lives here, so
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import math
 import re
 from typing import Annotated, Any, Literal
@@ -60,6 +61,7 @@ MAX_REVISIONS = 1000  # of one tool; its history keeps each
 MAX_MIGRATIONS = 200  # renames and unit changes a tool's rows carry through its revisions
 MAX_HIDDEN = 100  # removed fields an entity keeps the names of
 MAX_FIELDS = 30  # of an entity
+LANGUAGE_VERSION = 2  # what a new program is written in (ToolProgram.version)
 
 
 class Strict(BaseModel):
@@ -76,12 +78,79 @@ class FieldSpec(Strict):
     maximum: float | None = None
     max_length: int = Field(default=200, ge=1, le=2000)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _default_as_typed(cls, data: Any) -> Any:
+        """A default written in another form of its own type is that value: ``30.0`` for an integer is 30 (a probe
+        or a page would send "30.0", which an integer refuses), "30" for a number is 30, "true" for a boolean true."""
+        if not isinstance(data, dict) or data.get("default") is None:
+            return data
+        kind, default = data.get("type"), data["default"]
+        typed = default
+        if kind in ("number", "integer") and isinstance(default, str):
+            try:
+                typed = float(default.strip())
+            except ValueError:
+                return data  # refused below, saying why
+        if kind == "integer" and isinstance(typed, float) and typed.is_integer():
+            typed = int(typed)
+        if kind == "boolean" and isinstance(default, str) and default.strip().lower() in ("true", "false"):
+            typed = default.strip().lower() == "true"
+        return data if typed is default else {**data, "default": typed}
+
     @model_validator(mode="after")
-    def _default_sentinel(self) -> FieldSpec:
-        sentinel = isinstance(self.default, str) and self.default.startswith("$")
-        if sentinel and (self.type != "date" or not DATE_SENTINEL.fullmatch(self.default)):
-            raise ValueError("a '$' default is '$today' or '$next:MM-DD', on a date field")
+    def _default_fits(self) -> FieldSpec:
+        """A default is a value the field itself would accept: the probe and the page send it as it is."""
+        problem = default_problem(self)
+        if problem:
+            raise ValueError(problem)
         return self
+
+
+_TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
+
+
+def _is_date(value: str) -> bool:
+    try:
+        return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)) and dt.date.fromisoformat(value) is not None
+    except ValueError:
+        return False
+
+
+def default_problem(spec: FieldSpec) -> str | None:
+    """Why ``spec.default`` is not a value of its field (None when it is, or when there is none)."""
+    value, kind = spec.default, spec.type
+    if value is None:
+        return None
+    if isinstance(value, str) and value.startswith("$"):
+        if kind != "date" or not DATE_SENTINEL.fullmatch(value):
+            return "a '$' default is '$today' or '$next:MM-DD', on a date field"
+        return None
+    if kind in ("number", "integer"):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            return f"the default {value!r} of a {kind} field is not a number"
+        if kind == "integer" and not float(value).is_integer():
+            return f"the default {value!r} of an integer field is not a whole number"
+        if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
+            return f"the default {value!r} is outside the field's minimum and maximum"
+        return None
+    if kind == "boolean":
+        return None if isinstance(value, bool) else f"the default {value!r} of a boolean field is not true or false"
+    if not isinstance(value, str):
+        return f"the default {value!r} of a {kind} field is not text"
+    if kind == "date":
+        return (
+            None
+            if _is_date(value)
+            else f"the default {value!r} of a date field is not YYYY-MM-DD, '$today' or '$next:MM-DD'"
+        )
+    if kind == "time":
+        return None if _TIME.fullmatch(value) else f"the default {value!r} of a time field is not HH:MM"
+    if spec.enum and value not in spec.enum:
+        return f"the default {value!r} is not one of the field's choices"
+    if len(value) > spec.max_length:
+        return "the default is longer than the field allows"
+    return None
 
 
 def _shorthand(value: Any) -> Any:
@@ -302,7 +371,9 @@ class FetchOp(OperationBase):
         default_factory=dict, description="upstream query; '{input}' is replaced by its value"
     )
     select: str = Field(
-        max_length=500, description="JMESPath applied to the response: a list of objects, or one object"
+        max_length=500,
+        description="JMESPath over the answer read as a list (an answer that is one object is a list of one): "
+        "it selects a list of objects to rank, or, with outputs, one object ('[0].current')",
     )
     labels: list[str] = Field(default_factory=list, max_length=50, description="names zipped onto the list in order")
     label_field: str = "name"
@@ -379,7 +450,9 @@ class ToolProgram(Strict):
     title: str = Field(min_length=1, max_length=80)
     description: str = Field(default="", max_length=300)
     archetype: str
-    version: Literal[1] = 1
+    # The language's version. 2: a fetched answer that is one object is read as a list of one, whether or not the
+    # operation has outputs (1, before: only without outputs). A program keeps the version it was made with.
+    version: Literal[1, 2] = Field(default=LANGUAGE_VERSION, description="the program language's version: 2")
     revision: int = Field(default=1, ge=1, le=MAX_REVISIONS, description="1 when made; each revision adds one")
     migrations: list[Migration] = Field(default_factory=list, max_length=MAX_MIGRATIONS)
     entities: dict[str, Entity] = Field(default_factory=dict, max_length=10)

@@ -72,6 +72,6 @@ def test_every_archetypes_program_reads_back_as_views_with_the_same_values(arche
 
 
 def test_anything_but_a_platform_program_is_refused(tmp_path):
-    (tmp_path / "program.json").write_text('{"version": 2, "operations": [{}]}')
+    (tmp_path / "program.json").write_text('{"version": 99, "operations": [{}]}')
     with pytest.raises(ValueError, match="not a ToolProgram"):
         view.load(tmp_path / "program.json")

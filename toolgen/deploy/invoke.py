@@ -25,10 +25,15 @@ class Invoker(Protocol):
     def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]: ...
 
 
-def probe_event(method: str, path: str, *, token: str, query: dict[str, str] | None = None) -> dict[str, Any]:
+def probe_event(
+    method: str, path: str, *, token: str, query: dict[str, str] | None = None, body: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The function URL event (payload 2.0) of a call to a tool, made by the platform for ``token``'s user."""
     headers = [("authorization", f"Bearer {token}"), ("user-agent", "toolgen-probe"), (PROBE_HEADER, "1")]
-    return url_event(method, path, urlencode(query or {}), headers, b"", source_ip="127.0.0.1", host="toolgen.internal")
+    raw = b"" if body is None else json.dumps(body).encode()
+    if body is not None:
+        headers.append(("content-type", "application/json"))
+    return url_event(method, path, urlencode(query or {}), headers, raw, source_ip="127.0.0.1", host="toolgen.internal")
 
 
 class LambdaInvoker:

@@ -141,7 +141,7 @@ def currency_converter(intent: Intent, fact: Fact) -> dict[str, Any]:
                     "to_currency": field("string", "to_currency", lang, enum=FX_CURRENCIES, default=dst),
                 },
                 query={"base": "{from_currency}"},
-                select="{rates: rates, date: date}",
+                select="[0].{rates: rates, date: date}",
                 fields={"rates": "object", "date": "date"},
                 outputs={
                     "rate": "1 if from_currency == to_currency else rates[to_currency]",

@@ -47,4 +47,16 @@ class TooMany(ToolCallError):
 
 
 class UpstreamError(ToolCallError):
+    """The public API behind a fetch failed (``details.reason``: no_resolve, no_answer, too_slow, upstream_status
+    with its ``status``), or answered what the tool cannot read (upstream_shape, upstream_lacks, upstream_not_json,
+    upstream_too_big): the first may pass by itself, the second is the tool's own fault (toolgen/probe.py)."""
+
     status, code = 502, "upstream_error"
+
+    def __init__(self, message: str | Message, *, details: Any = None) -> None:
+        if details is None and isinstance(message, Message):
+            details = {
+                "reason": message.key,
+                **({"status": message.params["status"]} if "status" in message.params else {}),
+            }
+        super().__init__(message, details=details)

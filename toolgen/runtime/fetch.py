@@ -188,7 +188,9 @@ def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: d
     host = urlsplit(op.url).hostname or ""
     data = fetch_json(program, _url(op, inputs))
     labelled = False
-    if isinstance(data, dict) and not op.outputs:  # many APIs answer one object for one place and a list for several
+    # Many APIs answer one object for one place and a list for several: the select always reads a list (a program of
+    # version 1 read one object as it came when the operation had outputs).
+    if isinstance(data, dict) and (program.version >= 2 or not op.outputs):
         data = [data]
     try:
         selected = jmespath.search(op.select, data)

@@ -32,7 +32,8 @@ def check_number(
     said = {"name": name, "label": label}
     if from_text and isinstance(value, str):
         try:
-            value = float(value) if kind == "number" else int(value)
+            # "30.0" is the whole number 30 (a page or client may write one so), "30.5" is not whole, below
+            value = float(value) if kind == "number" or not value.strip().lstrip("+-").isdigit() else int(value)
         except ValueError as e:
             raise Invalid(Message("not_a_kind", kind=kind, **said), details={name: "not a number"}) from e
     if isinstance(value, bool) or not isinstance(value, int | float):

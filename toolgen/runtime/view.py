@@ -31,7 +31,7 @@ SHAPE: dict[str, dict[str, tuple[str, str]]] = {
     "field": {},
     "plain": {},
 }
-VERSION = 1
+VERSIONS = (1, 2)  # toolgen/program.py LANGUAGE_VERSION: every version a deployed program may be written in
 
 
 class View:
@@ -64,6 +64,6 @@ def _view(data: dict[str, Any], kind: str) -> View:
 def load(path: str | Path) -> ToolProgram:
     """The program in ``path`` (written by the platform) as views; ValueError for anything else."""
     data = json.loads(Path(path).read_text())
-    if not isinstance(data, dict) or data.get("version") != VERSION or not data.get("operations"):
-        raise ValueError(f"{path} is not a ToolProgram written by this platform (version {VERSION})")
+    if not isinstance(data, dict) or data.get("version") not in VERSIONS or not data.get("operations"):
+        raise ValueError(f"{path} is not a ToolProgram written by this platform (versions {VERSIONS})")
     return _view(data, "program")  # type: ignore[return-value]  # read like one: the same attributes
