@@ -288,6 +288,17 @@ class Entity(Strict):
         return self
 
 
+PREV = "prev"  # a computed figure's reading of the previous row; only computed figures may call it
+PREV_SAID = (
+    "prev(name) is a field's or an earlier computed figure's value on the previous row, in order of the date "
+    "field (else an aggregate's period_field), then creation; null on the first"
+)
+QUERY_INPUTS_SAID = (
+    "optional query inputs typed like fields (name: spec); where, computed and metrics read their values, "
+    "null when not given and no default"
+)
+
+
 class OperationBase(Strict):
     id: str = Field(pattern=OP_ID)
     method: Literal["GET", "POST", "PATCH", "DELETE"]
@@ -314,13 +325,18 @@ class ListOp(EntityOperation):
     sort: str = Field(default="-created_at", pattern=r"^-?[a-z][a-z0-9_]{0,39}$")
     limit: int = Field(default=100, ge=1, le=1000)
     computed: dict[str, str] = Field(
-        default_factory=dict, max_length=10, description="per-row figures: name: expression"
+        default_factory=dict, max_length=10, description=f"per-row figures: name: expression; {PREV_SAID}"
     )
     filters: list[str] = Field(
         default_factory=list, max_length=10, description="fields a caller may filter on by equality"
     )
-    where: str | None = Field(default=None, description="only rows for which this expression is true")
+    where: str | None = Field(
+        default=None, description="only rows for which this expression (over fields, computed and inputs) is true"
+    )
     constants: dict[str, Any] = Field(default_factory=dict)
+    inputs: dict[str, FieldSpec] = Field(default_factory=dict, max_length=10, description=QUERY_INPUTS_SAID)
+
+    _shorthand = field_validator("inputs", mode="before")(_shorthand)
 
 
 class GetOp(EntityOperation):
@@ -348,8 +364,27 @@ class AggregateOp(EntityOperation):
     )
     period_field: str = "date"
     filters: list[str] = Field(default_factory=list, max_length=10)
-    where: str | None = Field(default=None, description="only rows for which this expression is true")
+    where: str | None = Field(
+        default=None, description="only rows for which this expression (over fields, computed and inputs) is true"
+    )
     constants: dict[str, Any] = Field(default_factory=dict)
+    computed: dict[str, str] = Field(
+        default_factory=dict,
+        max_length=10,
+        description="per-row figures computed on every row before the metrics, which read them as columns "
+        f"(sum(weighted)): name: expression; {PREV_SAID}",
+    )
+    inputs: dict[str, FieldSpec] = Field(default_factory=dict, max_length=10, description=QUERY_INPUTS_SAID)
+    series: Literal["day", "week", "month", "year"] | None = Field(
+        default=None,
+        description="the metrics for each of the latest series_count days, ISO weeks, months or years of "
+        "period_field (a date field), oldest first and empty ones included; not with group_by or period",
+    )
+    series_count: int = Field(
+        default=12, ge=1, le=60, description="how many periods a series covers, the current one included: 1 to 60"
+    )
+
+    _shorthand = field_validator("inputs", mode="before")(_shorthand)
 
 
 class ComputeOp(OperationBase):
@@ -445,6 +480,51 @@ class Provenance(Strict):
     planner: str = "offline"
 
 
+def _check_query_inputs(op: ListOp | AggregateOp, taken: set[str]) -> None:
+    """A list's or figures' inputs: optional query parameters, named apart from every other name they meet."""
+    _check_names(op.inputs, "input")
+    for name, spec in op.inputs.items():
+        if spec.required and spec.default is None:
+            raise ValueError(f"operation {op.id}: input {name!r} is an optional query parameter: give it a default")
+    clash = set(op.inputs) & (taken | (PAGING if isinstance(op, ListOp) else set()))
+    if clash:
+        raise ValueError(
+            f"operation {op.id}: inputs {sorted(clash)} are named like a field, a computed figure, a constant"
+            + (" or a page's limit and next" if isinstance(op, ListOp) else "")
+        )
+
+
+def _check_computed(op: ListOp | AggregateOp, columns: set[str], known: set[str], text: set[str]) -> None:
+    """Each computed figure reads ``known`` names and may call prev(name) of a field or of a figure listed before it
+    (toolgen/runtime/previous.py), which only prev may name: a row's figures are computed together, not in turn."""
+    before: set[str] = set()
+    for name, expr in op.computed.items():
+        try:
+            tree = ast.parse(expr, mode="eval")
+        except SyntaxError:
+            tree = ast.Expression(body=ast.Constant(None))  # check_expression says why, below
+        not_this_row: set[int] = set()  # names that are no value of this row: prev's argument, a function
+        for node in ast.walk(tree):  # prev's argument first: what it may name is said better here
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == PREV:
+                arg = node.args[0] if len(node.args) == 1 else None
+                if not isinstance(arg, ast.Name) or arg.id not in columns | before:
+                    raise ValueError(
+                        f"operation {op.id}: computed {name!r}: prev takes one name, of a field or of a computed "
+                        "figure listed before it, as in prev(reading)"
+                    )
+                not_this_row.add(id(arg))
+            if isinstance(node, ast.Call):  # a function named like a figure (days_since) is the function
+                not_this_row.add(id(node.func))
+        check_expression(expr, known | before, ROW_FUNCTIONS | {PREV}, text_names=text)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in before - known and id(node) not in not_this_row:
+                raise ValueError(
+                    f"operation {op.id}: computed {name!r} names the computed figure {node.id!r}, which only "
+                    f"prev({node.id}) may read"
+                )
+        before.add(name)
+
+
 class ToolProgram(Strict):
     name: str = Field(pattern=NAME)
     title: str = Field(min_length=1, max_length=80)
@@ -507,27 +587,35 @@ class ToolProgram(Strict):
                     if field not in entity.fields:
                         raise ValueError(f"operation {op.id} derives unknown field {field!r}")
                     check_expression(expr, columns | constants, ROW_FUNCTIONS, text_names=text)
-            if isinstance(op, ListOp):
+            if isinstance(op, ListOp | AggregateOp):
                 _check_names(op.computed, "computed field")
-                clash = set(op.computed) & columns
-                if clash:
-                    raise ValueError(f"operation {op.id}: computed fields {sorted(clash)} shadow stored fields")
-                for expr in op.computed.values():
-                    check_expression(expr, columns | constants, ROW_FUNCTIONS, text_names=text)
+                if set(op.computed) & columns:
+                    clash = sorted(set(op.computed) & columns)
+                    raise ValueError(f"operation {op.id}: computed fields {clash} shadow stored fields")
+                if isinstance(op, AggregateOp) and set(op.computed) & constants:  # lists deployed so may keep it
+                    clash = sorted(set(op.computed) & constants)
+                    raise ValueError(f"operation {op.id}: computed fields {clash} shadow constants")
+                _check_query_inputs(op, columns | set(op.computed) | constants)
+                text |= _text_names({name: spec.type for name, spec in op.inputs.items()}, {})
+                known = columns | constants | set(op.inputs)  # what a row's expressions read
+                _check_computed(op, columns, known, text)
                 if op.where:
-                    check_expression(op.where, columns | constants | set(op.computed), ROW_FUNCTIONS, text_names=text)
-                if op.sort.lstrip("-") not in columns | set(op.computed):
-                    raise ValueError(f"operation {op.id} sorts by unknown field {op.sort!r}")
+                    check_expression(op.where, known | set(op.computed), ROW_FUNCTIONS, text_names=text)
+            if isinstance(op, ListOp) and op.sort.lstrip("-") not in columns | set(op.computed):
+                raise ValueError(f"operation {op.id} sorts by unknown field {op.sort!r}")
             if isinstance(op, AggregateOp):
                 if op.group_by is not None and op.group_by not in entity.fields:
                     raise ValueError(f"operation {op.id} groups by unknown field {op.group_by!r}")
-                if op.period and entity.fields.get(op.period_field, FieldSpec(type="string")).type != "date":
-                    raise ValueError(f"operation {op.id}: period needs a date field {op.period_field!r}")
+                if op.series and (op.group_by is not None or op.period):
+                    raise ValueError(f"operation {op.id}: a series is per period already: no group_by, no period")
+                dated = entity.fields.get(op.period_field, FieldSpec(type="string")).type == "date"
+                if (op.period or op.series) and not dated:
+                    said = "period" if op.period else "series"
+                    raise ValueError(f"operation {op.id}: {said} needs a date field {op.period_field!r}")
                 _check_names(op.metrics, "metric")
-                if op.where:
-                    check_expression(op.where, columns | constants, ROW_FUNCTIONS, text_names=text)
                 for expr in op.metrics.values():
-                    check_expression(expr, columns | constants, AGGREGATE_FUNCTIONS, text_names=text)
+                    figures = columns | constants | set(op.inputs) | set(op.computed)
+                    check_expression(expr, figures, AGGREGATE_FUNCTIONS, text_names=text)
                 check_row_passes(op.id, list(op.metrics.values()))
         elif isinstance(op, ComputeOp):
             _check_names(op.inputs, "input")
