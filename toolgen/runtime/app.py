@@ -220,10 +220,11 @@ class ToolApp:
 
 def accepted_query(op: Any) -> set[str]:
     """The query parameters an operation reads; any other is refused, as unknown body fields are."""
+    inputs = getattr(op, "inputs", None) or {}  # a list's or figures' deployed before they had inputs: none
     if op.kind == "list":
-        return {"limit", "next", *op.filters}
+        return {"limit", "next", *op.filters, *inputs}
     if op.kind == "aggregate":
-        return set(op.filters)
+        return {*op.filters, *inputs}
     if op.kind in ("compute", "fetch") and op.method == "GET":
         return set(op.inputs)
     return set()

@@ -11,6 +11,7 @@ own inputs made it (a compute operation, a derived field of a row being created)
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import math
 import random
@@ -311,6 +312,21 @@ def row_matches(condition: str | None, row: dict[str, Any], constants: dict[str,
     return bool(row_values({"ok": condition}, row, constants, today=today)["ok"])
 
 
+class _RowEvaluator(SimpleEval):
+    """simpleeval, reading ``prev(name)`` as ``name`` on the previous row (None on the first): its argument is a
+    name, not a value, so the call is read here rather than bound as a function (program.py checks the name)."""
+
+    def __init__(self, previous: dict[str, Any] | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.previous = previous or {}
+
+    def _eval_call(self, node: ast.Call) -> Any:
+        if isinstance(node.func, ast.Name) and node.func.id == "prev":
+            (name,) = node.args
+            return self.previous.get(name.id) if isinstance(name, ast.Name) else None
+        return super()._eval_call(node)
+
+
 def row_values(
     expressions: dict[str, str],
     row: dict[str, Any],
@@ -319,13 +335,15 @@ def row_values(
     today: dt.date | None = None,
     strict: bool = False,
     labels: dict[str, str] | None = None,
+    previous: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Per-row figures (computed list fields, derived defaults) over one row's values and the constants.
+    """Per-row figures (computed fields, derived defaults) over one row's values and the constants; ``previous``:
+    the values ``prev(name)`` reads (toolgen/runtime/previous.py).
 
     ``strict`` as for compute: a derived field of a row being created is the caller's to fix.
     """
-    evaluator = SimpleEval(
-        operators=OPERATORS, functions=_scalar_functions(today or _today()), names={**constants, **row}
+    evaluator = _RowEvaluator(
+        previous, operators=OPERATORS, functions=_scalar_functions(today or _today()), names={**constants, **row}
     )
     return {
         name: _safe(evaluator, name, expr, strict=strict, label=(labels or {}).get(name, ""))

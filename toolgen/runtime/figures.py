@@ -28,10 +28,13 @@ from toolgen.runtime.rows import RowStore
 MAX_KEPT = 64 * 1024  # characters of JSON: a larger answer (many groups) is recomputed rather than stored
 
 
-def _question(op: Any, wanted: dict[str, Any], today: dt.date, revision: int) -> str:
-    """What the figures answer: the operation, the caller's filters, the day (periods and dates move with it) and
-    the program's revision (a revision may change the operation under the same id, or the unit its rows read in)."""
+def _question(op: Any, wanted: dict[str, Any], inputs: dict[str, Any], today: dt.date, revision: int) -> str:
+    """What the figures answer: the operation, the caller's filters and inputs, the day (periods and dates move
+    with it) and the program's revision (a revision may change the operation under the same id, or the unit its
+    rows read in)."""
     question = [op.id, sorted(wanted.items()), today.isoformat(), revision]
+    if inputs:  # an operation without inputs asks what it always asked
+        question.append(sorted(inputs.items()))
     text = json.dumps(question, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -41,14 +44,20 @@ def _random(op: Any) -> bool:
 
 
 def kept_or_computed(
-    rows: RowStore, op: Any, wanted: dict[str, Any], today: dt.date, compute: Callable[[], dict[str, Any]]
+    rows: RowStore,
+    op: Any,
+    wanted: dict[str, Any],
+    today: dt.date,
+    compute: Callable[[], dict[str, Any]],
+    *,
+    inputs: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The operation's figures: as kept, when nothing was written since and the question is the same; else
-    ``compute()``, kept for next time."""
+    """The operation's figures: as kept, when nothing was written since and the question (``wanted``: the filters,
+    ``inputs``: the values typed in) is the same; else ``compute()``, kept for next time."""
     if _random(op):
         return compute()
     version = rows.summary().get("version", 0)  # read before the rows: a write after it makes what we keep stale
-    question = _question(op, wanted, today, rows.revision)
+    question = _question(op, wanted, inputs or {}, today, rows.revision)
     kept = rows.kept(op.id)
     if kept and kept.get("version") == version and kept.get("question") == question:
         answer: dict[str, Any] = json.loads(kept["answer"])

@@ -10,7 +10,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from toolgen.bounds import FIGURE_ROWS
-from toolgen.runtime import expressions, figures
+from toolgen.runtime import expressions, figures, periods, previous
 from toolgen.runtime.errors import Invalid
 from toolgen.runtime.messages import Message
 from toolgen.runtime.rows import RowStore
@@ -53,6 +53,14 @@ def _filters(entity: Entity, names: list[str], query: dict[str, str]) -> dict[st
     }
 
 
+def _inputs(op: ListOp | AggregateOp, query: dict[str, str], today: dt.date) -> dict[str, Any]:
+    """The operation's query inputs, checked and typed, with their defaults; None for one not given (its
+    expressions read it as a name). A program deployed before lists and figures had inputs has none."""
+    specs: dict[str, FieldSpec] = getattr(op, "inputs", None) or {}
+    given = check_object({name: query[name] for name in specs if name in query}, specs, from_text=True, today=today)
+    return {name: given.get(name) for name in specs}
+
+
 def _matches(row: dict[str, Any], wanted: dict[str, Any]) -> bool:
     return all(row.get(k) == v for k, v in wanted.items())
 
@@ -75,12 +83,15 @@ def list_rows(
     A page is read in the table's key order, so its cost is ``limit`` rows whatever the person keeps; the sort
     orders a page, and the whole list when it fits in one page (a sort by creation orders every page alike). A
     filter keeps a page's matching rows, so a page may hold fewer than ``limit``: only a missing ``next`` ends it.
+    A computed field that reads the previous row (prev) reads it in the entity's order, whatever the page's
+    (previous.py).
     """
     entity = program.entities[op.entity]
     limit = op.limit
     if "limit" in query:
         limit = int(check_number("limit", query["limit"], "integer", 1, op.limit, from_text=True))
     wanted = _filters(entity, op.filters, query)
+    names = {**op.constants, **_inputs(op, query, today)}
     name, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
     newest_first = reverse or name not in KEY_ORDER
     # "null" or nothing is the first page: what a model writes for an optional input it has no value for (Dify)
@@ -90,61 +101,76 @@ def list_rows(
         page.reverse()
     items = [r for r in page if _matches(r, wanted)]
     if op.computed:
-        items = [{**r, **expressions.row_values(op.computed, r, op.constants, today=today)} for r in items]
-    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
+        before: dict[str, dict[str, Any] | None] = {}
+        if previous.uses_prev(op.computed):
+            window = previous.in_order(rows.recent(op.entity, FIGURE_ROWS), "date" if "date" in entity.fields else None)
+            before = previous.previous_rows(window, op.computed, names, today)
+        items = [
+            {**r, **expressions.row_values(op.computed, r, names, today=today, previous=before.get(r["id"]))}
+            for r in items
+        ]
+    items = [r for r in items if expressions.row_matches(op.where, r, names, today=today)]
     present = sorted(
         (r for r in items if r.get(name) is not None), key=_sort_key(name, entity.fields.get(name)), reverse=reverse
     )
     return {"items": present + [r for r in items if r.get(name) is None], "next": following}
 
 
-def _in_period(value: Any, period: str, today: dt.date) -> bool:
-    try:
-        day = dt.date.fromisoformat(str(value))
-    except ValueError:
-        return False
-    if period == "day":
-        return day == today
-    if period == "week":
-        return day.isocalendar()[:2] == today.isocalendar()[:2]
-    if period == "year":
-        return day.year == today.year
-    return (day.year, day.month) == (today.year, today.month)
-
-
 def aggregate(
     program: ToolProgram, op: AggregateOp, rows: RowStore, query: dict[str, str], today: dt.date
 ) -> dict[str, Any]:
     """Figures over the newest rows (of the current day, week or month when the operation says so), maybe per
-    group; kept until the next write (figures.py)."""
+    group or for each of the latest periods (a series); kept until the next write (figures.py)."""
     entity = program.entities[op.entity]
     wanted = _filters(entity, op.filters, query)
-    return figures.kept_or_computed(rows, op, wanted, today, lambda: _figures(entity, op, rows, wanted, today))
+    inputs = _inputs(op, query, today)
+
+    def compute() -> dict[str, Any]:
+        return _figures(entity, op, rows, wanted, inputs, today)
+
+    return figures.kept_or_computed(rows, op, wanted, today, compute, inputs=inputs)
 
 
-def _figures(entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], today: dt.date) -> dict[str, Any]:
+def _figures(
+    entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], inputs: dict[str, Any], today: dt.date
+) -> dict[str, Any]:
     read = rows.recent(op.entity, FIGURE_ROWS + 1)  # one more than the window: whether there are older rows
     partial = len(read) > FIGURE_ROWS
-    answer = _over(entity, op, read[-FIGURE_ROWS:], wanted, today)
+    answer = _over(entity, op, read[-FIGURE_ROWS:], wanted, inputs, today)
     if partial:  # said, never silent: a total over the newest rows is not the all-time total
         answer["newest"] = FIGURE_ROWS
     return answer
 
 
 def _over(
-    entity: Entity, op: AggregateOp, read: list[dict[str, Any]], wanted: dict[str, Any], today: dt.date
+    entity: Entity,
+    op: AggregateOp,
+    read: list[dict[str, Any]],
+    wanted: dict[str, Any],
+    inputs: dict[str, Any],
+    today: dt.date,
 ) -> dict[str, Any]:
+    names = {**op.constants, **inputs}
+    computed: dict[str, str] = getattr(op, "computed", None) or {}  # a program deployed before has none
+    if computed:  # over every row read, before any is left out: prev() reads the row before, whichever it is
+        by = next((name for name in ("date", op.period_field) if name in entity.fields), None)
+        ordered = previous.in_order(read, by)
+        values = previous.computed(ordered, computed, names, today)
+        read = [{**r, **values[r["id"]]} for r in read]
     items = [r for r in read if _matches(r, wanted)]
-    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
+    items = [r for r in items if expressions.row_matches(op.where, r, names, today=today)]
     if op.period:
-        items = [r for r in items if _in_period(r.get(op.period_field), op.period, today)]
+        items = [r for r in items if periods.in_period(r.get(op.period_field), op.period, today)]
     if "date" in entity.fields:  # oldest first by the day a row is about, so first() and last() mean it
         items.sort(key=lambda r: str(r.get("date") or ""))
-    columns = [*entity.fields, "id", "created_at", "updated_at"]
+    columns = [*entity.fields, "id", "created_at", "updated_at", *computed]
 
     def figures(group: list[dict[str, Any]]) -> dict[str, Any]:
-        return expressions.aggregate(op.metrics, group, columns, constants=op.constants, today=today)
+        return expressions.aggregate(op.metrics, group, columns, constants=names, today=today)
 
+    series = getattr(op, "series", None)
+    if series:
+        return {"series": periods.series(items, op.period_field, series, op.series_count, today, figures)}
     if op.group_by is None:
         return {"metrics": figures(items)}
     groups: dict[str, list[dict[str, Any]]] = {}
