@@ -45,6 +45,12 @@ FIGURE = {
         {"type": "null"},
     ]
 }
+PERIOD_KEYS = {  # how the runtime names a series' periods (toolgen/runtime/periods.py)
+    "day": "The day, as 2026-12-06",
+    "week": "The ISO week (Monday to Sunday) and its year, as 2026-W49",
+    "month": "The month, as 2026-12",
+    "year": "The year, as 2026",
+}
 ERRORS = {
     "400": "The request is malformed",
     "401": "Missing or invalid bearer token",
@@ -117,9 +123,11 @@ def _query_params(inputs: dict[str, FieldSpec], lang: str, *, optional: bool = F
     ]
 
 
-def _filters(program: ToolProgram, op: Any) -> list[dict[str, Any]]:
+def _filters(program: ToolProgram, op: ListOp | AggregateOp) -> list[dict[str, Any]]:
+    """A list's or figures' query: its equality filters, then its inputs (optional, each with its default)."""
     fields = program.entities[op.entity].fields
-    return _query_params({name: fields[name] for name in op.filters}, program.ui.lang, optional=True)
+    filters = _query_params({name: fields[name] for name in op.filters}, program.ui.lang, optional=True)
+    return filters + _query_params(op.inputs, program.ui.lang)
 
 
 def _create(program: ToolProgram, op: CreateOp) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -157,7 +165,20 @@ def _aggregate(program: ToolProgram, op: AggregateOp) -> tuple[dict[str, Any], d
         "type": "integer",
         "description": f"present when there are more rows than this: the figures are over the newest {FIGURE_ROWS}",
     }
-    if op.group_by:
+    if op.series:
+        period = {
+            "type": "object",
+            "properties": {
+                "key": {"type": "string", "description": PERIOD_KEYS[op.series]},
+                "start": {"type": "string", "format": "date", "description": "The period's first day"},
+                "metrics": metrics,
+            },
+            "required": ["key", "start", "metrics"],
+        }
+        said = f"Each {op.series} from the first with rows to the current one, oldest first"
+        series = {"type": "array", "items": period, "description": f"{said}, at most {op.series_count}"}
+        schema = {"type": "object", "properties": {"series": series, "newest": newest}, "required": ["series"]}
+    elif op.group_by:
         group = {"type": "object", "properties": {"key": {"type": "string"}, "metrics": metrics}}
         schema = {"type": "object", "properties": {"groups": {"type": "array", "items": group}, "newest": newest}}
     else:
