@@ -290,12 +290,12 @@ class Entity(Strict):
 
 PREV = "prev"  # a computed figure's reading of the previous row; only computed figures may call it
 PREV_SAID = (
-    "prev(name) is a field's or an earlier computed figure's value on the previous row, in order of the date "
-    "field (else an aggregate's period_field), then creation; null on the first"
+    "prev(name), callable only here, is a field or a computed figure listed before, read on the previous row "
+    "(ordered by the {order}, then creation; null on the first)"
 )
-QUERY_INPUTS_SAID = (
-    "optional query inputs typed like fields (name: spec); where, computed and metrics read their values, "
-    "null when not given and no default"
+INPUTS_SAID = (
+    "optional query inputs typed and checked like fields (name: spec), named apart from {names}; {readers} read "
+    "their values, null when not given and without a default"
 )
 
 
@@ -325,7 +325,9 @@ class ListOp(EntityOperation):
     sort: str = Field(default="-created_at", pattern=r"^-?[a-z][a-z0-9_]{0,39}$")
     limit: int = Field(default=100, ge=1, le=1000)
     computed: dict[str, str] = Field(
-        default_factory=dict, max_length=10, description=f"per-row figures: name: expression; {PREV_SAID}"
+        default_factory=dict,
+        max_length=10,
+        description="per-row figures: name: expression; " + PREV_SAID.format(order="date field"),
     )
     filters: list[str] = Field(
         default_factory=list, max_length=10, description="fields a caller may filter on by equality"
@@ -334,7 +336,13 @@ class ListOp(EntityOperation):
         default=None, description="only rows for which this expression (over fields, computed and inputs) is true"
     )
     constants: dict[str, Any] = Field(default_factory=dict)
-    inputs: dict[str, FieldSpec] = Field(default_factory=dict, max_length=10, description=QUERY_INPUTS_SAID)
+    inputs: dict[str, FieldSpec] = Field(
+        default_factory=dict,
+        max_length=10,
+        description=INPUTS_SAID.format(
+            names="fields, computed, constants, limit and next", readers="where and computed"
+        ),
+    )
 
     _shorthand = field_validator("inputs", mode="before")(_shorthand)
 
@@ -372,9 +380,13 @@ class AggregateOp(EntityOperation):
         default_factory=dict,
         max_length=10,
         description="per-row figures computed on every row before the metrics, which read them as columns "
-        f"(sum(weighted)): name: expression; {PREV_SAID}",
+        "(sum(weighted)): name: expression; " + PREV_SAID.format(order="date field, else period_field"),
     )
-    inputs: dict[str, FieldSpec] = Field(default_factory=dict, max_length=10, description=QUERY_INPUTS_SAID)
+    inputs: dict[str, FieldSpec] = Field(
+        default_factory=dict,
+        max_length=10,
+        description=INPUTS_SAID.format(names="fields, computed and constants", readers="where, computed and metrics"),
+    )
     series: Literal["day", "week", "month", "year"] | None = Field(
         default=None,
         description="the metrics for each of the latest series_count days, ISO weeks, months or years of "
