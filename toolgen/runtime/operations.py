@@ -27,7 +27,9 @@ def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today:
     missing = {name: expr for name, expr in op.derive.items() if name not in data}
     labels = {name: fields[name].label for name in missing}
     # strict: a derived value the caller's own fields put out of range is theirs to fix (422), not a silent gap
-    derived = expressions.row_values(missing, data, op.constants, today=today, strict=True, labels=labels)
+    derived = expressions.row_values(
+        missing, data, op.constants, today=today, strict=True, labels=labels, fields=fields
+    )
     for name, value in derived.items():
         if value is not None:
             data[name] = check_value(name, value, fields[name])
@@ -89,9 +91,12 @@ def list_rows(
     if newest_first:  # rows the sort ties keep the order they were made in, oldest first, as they always have
         page.reverse()
     items = [r for r in page if _matches(r, wanted)]
+    fields = entity.fields  # bound in a row's figures: None where the row lacks one
     if op.computed:
-        items = [{**r, **expressions.row_values(op.computed, r, op.constants, today=today)} for r in items]
-    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
+        items = [
+            {**r, **expressions.row_values(op.computed, r, op.constants, today=today, fields=fields)} for r in items
+        ]
+    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today, fields=fields)]
     present = sorted(
         (r for r in items if r.get(name) is not None), key=_sort_key(name, entity.fields.get(name)), reverse=reverse
     )
@@ -135,7 +140,8 @@ def _over(
     entity: Entity, op: AggregateOp, read: list[dict[str, Any]], wanted: dict[str, Any], today: dt.date
 ) -> dict[str, Any]:
     items = [r for r in read if _matches(r, wanted)]
-    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today)]
+    fields = entity.fields  # bound in the condition: None where the row lacks one
+    items = [r for r in items if expressions.row_matches(op.where, r, op.constants, today=today, fields=fields)]
     if op.period:
         items = [r for r in items if _in_period(r.get(op.period_field), op.period, today)]
     if "date" in entity.fields:  # oldest first by the day a row is about, so first() and last() mean it
@@ -163,4 +169,6 @@ def compute(
     put out of range (an overflow, the root of a negative) is a 422 naming it (by its label in ``labels``)."""
     from_query = op.method == "GET"
     inputs = check_object(query if from_query else body, op.inputs, from_text=from_query, today=today)
-    return expressions.compute(op.outputs, inputs, op.constants, today=today, strict=True, labels=labels)
+    return expressions.compute(
+        op.outputs, inputs, op.constants, today=today, strict=True, labels=labels, declared=op.inputs
+    )
