@@ -12,7 +12,7 @@ import ast
 import datetime as dt
 import math
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -45,7 +45,7 @@ MAX_REVISIONS = 1000  # of one tool; its history keeps each
 MAX_MIGRATIONS = 200  # renames and unit changes a tool's rows carry through its revisions
 MAX_HIDDEN = 100  # removed fields an entity keeps the names of
 MAX_FIELDS = 30  # of an entity
-LANGUAGE_VERSION = 2  # what a new program is written in (ToolProgram.version)
+LANGUAGE_VERSION: Final = 2  # what a new program is written in (ToolProgram.version)
 
 
 class Strict(BaseModel):
