@@ -1,7 +1,8 @@
 """The worst cases plan check allows an expression, timed (SECURITY.md, "Expressions are bounded by construction").
 
-One 300-character expression over a caller's inputs; an aggregate's metrics over 10,000 rows at the most row
-passes plan check allows; and, for the known gap, what grows with a person's rows instead. Run:
+One 300-character expression over a caller's inputs; 20 of them over 10,000-item list inputs (issue 31: item-by-item
+arithmetic, bounded by the list items one evaluation may walk); an aggregate's metrics over 10,000 rows at the most
+row passes plan check allows; and, for the known gap, what grows with a person's rows instead. Run:
 ``python bench/expressions.py`` (best of three, milliseconds).
 """
 
@@ -26,8 +27,15 @@ SCALAR = {
     "working days to a date": "workdays_until(d) + ",
     "text search": "(s * 50) in (s * 50) or ",
 }
+LISTS = {"xs": [3] * 10_000, "ys": [i * 0.37 for i in range(10_000)]}
+LIST_UNITS = {
+    "whole-number products": "xs * ",
+    "whole-number powers": "xs ** 600 + ",
+    "sums of lists": "sum(ys) + ",
+    "weighted sums": "sumproduct(xs, ys) + ",
+}
 COLUMNS = [f"c{i}" for i in range(30)]
-ROWS = [{c: f"p{i}" if j % 2 == 0 else i * 0.37 for j, c in enumerate(COLUMNS)} for i in range(10_000)]
+ROWS = [{"n": 3} | {c: f"p{i}" if j % 2 == 0 else i * 0.37 for j, c in enumerate(COLUMNS)} for i in range(10_000)]
 
 
 def best_ms(run: Callable[[], Any], repeat: int = 3) -> float:
@@ -53,19 +61,31 @@ def main() -> None:
         check_expression(expr, set(INPUTS), COMPUTE_FUNCTIONS)
         ms = best_ms(lambda expr=expr: compute({"o": expr}, INPUTS, {}, today=TODAY))
         print(f"{ms:8.2f} ms  {label} ({len(expr)} characters)")
+    for label, unit in LIST_UNITS.items():
+        expr = filled(unit)
+        check_expression(expr, set(LISTS), COMPUTE_FUNCTIONS)
+        outputs = {f"o{i}": expr for i in range(20)}
+        ms = best_ms(lambda outputs=outputs: compute(outputs, LISTS, {}, today=TODAY))
+        print(f"{ms:8.2f} ms  20 outputs of {label} over 10,000-item lists ({len(expr)} characters each)")
     pairs = list(zip(COLUMNS[::2], COLUMNS[1::2], strict=True))
     heaviest = {
         "9 distinct settles, 10,000 distinct payers": [f"count(settle({a}, {b}))" for a, b in pairs[:9]],
         "100 distinct passes of count_where": [
             " + ".join(f"count_where({c}, {m})" for c in COLUMNS[m : m + 5]) for m in range(20)
         ],
+        "50 distinct column products, each summed": [
+            " + ".join(f"sum({c} * {m})" for c in COLUMNS[1::2][:5]) for m in range(10)
+        ],
+        "16 distinct whole-number column powers, each summed": [
+            " + ".join(f"sum(n ** {600 - m * 4 - k})" for k in range(4)) for m in range(4)
+        ],
     }
     for label, exprs in heaviest.items():
         for expr in exprs:
-            check_expression(expr, set(COLUMNS), AGGREGATE_FUNCTIONS)
+            check_expression(expr, {*COLUMNS, "n"}, AGGREGATE_FUNCTIONS)
         check_row_passes("bench", exprs)
         metrics = {f"m{i}": e for i, e in enumerate(exprs)}
-        print(f"{best_ms(lambda m=metrics: aggregate(m, ROWS, COLUMNS, today=TODAY)):8.2f} ms  {label}")
+        print(f"{best_ms(lambda m=metrics: aggregate(m, ROWS, [*COLUMNS, 'n'], today=TODAY)):8.2f} ms  {label}")
     # the known gap: per-row figures cost what the expression costs, times the rows
     rows = [{"date": (TODAY - dt.timedelta(days=i % 3000)).isoformat(), "amount": i} for i in range(10_000)]
     computed = {f"c{i}": "days_until(date) + amount * 2" for i in range(10)}

@@ -2,7 +2,8 @@
 
 The planner emits one, the spec and the page are derived from it, and the shared runtime in the base layer
 interprets it. Every check that keeps a tool safe and well-formed lives here, so that a program from any planner
-(offline rules or an LLM) is held to the same rules before anything is deployed.
+(offline rules or an LLM) is held to the same rules before anything is deployed. The functions an expression may
+call, and how many arguments each takes, are toolgen/language.py's registry, which the runtime binds exactly.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from toolgen import language
 from toolgen.bounds import MAX_ROUND_DIGITS
 
 FieldType = Literal["string", "text", "number", "integer", "boolean", "date", "time"]
@@ -24,36 +26,18 @@ OP_ID = r"^[a-z][A-Za-z0-9]{0,63}$"
 PATH = r"^/([a-z0-9_-]+(/[a-z0-9_-]+)*)?(/\{id\})?$"
 MAX_EXPR = 300
 DATE_SENTINEL = re.compile(r"\$today|\$next:(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
-# Names an expression may call; the runtime binds exactly these (toolgen/runtime/expressions.py).
-AGGREGATE_FUNCTIONS = frozenset(
-    {"sum", "avg", "min", "max", "count", "count_where", "streak", "first", "last", "round", "abs", "pick", "settle",
-     "days_since"}
-)  # fmt: skip
-ROW_FUNCTIONS = frozenset(
-    {
-        "round",
-        "abs",
-        "min",
-        "max",
-        "floor",
-        "ceil",
-        "days_until",
-        "days_since",
-        "add_days",
-        "today",
-        "next_yearly",
-        "years_between",
-        "workdays_until",
-        "hours_between",
-    }
-)
-COMPUTE_FUNCTIONS = ROW_FUNCTIONS
+# Names an expression may call, by context: toolgen/language.py's registry, which the runtime binds exactly
+# (toolgen/runtime/functions.py; a unit test compares them).
+AGGREGATE_FUNCTIONS = language.function_names(language.AGGREGATE)
+ROW_FUNCTIONS = language.function_names(language.ROW)
+COMPUTE_FUNCTIONS = language.function_names(language.COMPUTE)
 # An aggregate's metrics walk up to 10,000 rows per distinct call (the runtime computes each once): settle sorts and
 # pairs every payer (~20 ms), streak reads every date (~8 ms), the rest ~0.3 ms. In passes of sum(), at most
-# MAX_ROW_PASSES an operation: a worst case of about 200 ms (SECURITY.md, "The tool sandbox").
-ROW_PASSES = {"settle": 10, "streak": 4}
-MAX_ROW_PASSES = 100
-SCALAR_CALLS = frozenset({"round", "abs", "days_since"})
+# MAX_ROW_PASSES an operation: a worst case of about 200 ms (SECURITY.md, "The tool sandbox"). Arithmetic that may
+# be item by item over a column (``amount * price``) is a pass too.
+ROW_PASSES = {name: f.passes for name, f in language.FUNCTIONS.items() if f.passes > 1}
+MAX_ROW_PASSES = language.MAX_ROW_PASSES
+SCALAR_CALLS = frozenset(name for name in AGGREGATE_FUNCTIONS if language.FUNCTIONS[name].passes == 0)
 RESERVED = frozenset({"id", "created_at", "updated_at"})
 PAGING = frozenset({"limit", "next"})  # a list's own query parameters, so never a filter's
 NUMERIC_TYPES = frozenset({"number", "integer", "boolean"})
@@ -213,6 +197,7 @@ def check_expression(
                 raise ValueError(f"expression {expr!r} calls something other than {sorted(allowed_calls)}")
             if node.keywords:
                 raise ValueError(f"expression {expr!r} uses keyword arguments")
+            _check_arity(node.func.id, len(node.args), expr)
         elif isinstance(node, ast.Name):
             # a function may only be called: bare, it would be a function object, not a value
             allowed = node.id in allowed_calls if id(node) in callees else node.id in allowed_names
@@ -224,6 +209,15 @@ def check_expression(
             kind = type(node.value).__name__
             raise ValueError(f"expression {expr!r} holds a {kind} constant, which JSON cannot carry")
     _check_bounded(tree, expr, text_names)
+
+
+def _check_arity(name: str, given: int, expr: str) -> None:
+    if name not in language.FUNCTIONS:  # a caller's own function set (tests)
+        return
+    fewest, most = language.FUNCTIONS[name].arity
+    if given < fewest or (most is not None and given > most):
+        signature = language.FUNCTIONS[name].signature
+        raise ValueError(f"expression {expr!r} calls {name} with {given} arguments: it is {signature}")
 
 
 def _check_bounded(tree: ast.AST, expr: str, text_names: set[str] | frozenset[str]) -> None:
@@ -247,16 +241,39 @@ def _check_bounded(tree: ast.AST, expr: str, text_names: set[str] | frozenset[st
 
 
 def check_row_passes(op_id: str, exprs: list[str]) -> None:
-    """Raise ValueError if an aggregate's metrics (already checked to parse) walk its rows too many times."""
-    calls = {
-        (node.func.id, ast.dump(node))
-        for expr in exprs
-        for node in ast.walk(ast.parse(expr, mode="eval"))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in SCALAR_CALLS
-    }
-    passes = sum(ROW_PASSES.get(name, 1) for name, _ in calls)
+    """Raise ValueError if an aggregate's metrics (already checked to parse) walk its rows too many times: each
+    distinct column call, and each distinct piece of arithmetic that may be over a whole column, item by item."""
+    walks: set[tuple[str, str]] = set()
+    for expr in exprs:
+        for node in ast.walk(ast.parse(expr, mode="eval")):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                f = language.FUNCTIONS.get(node.func.id)
+                if f is not None and f.elementwise and any(_may_be_list(a) for a in node.args):
+                    walks.add(("**", ast.dump(node)))
+                elif node.func.id not in SCALAR_CALLS:
+                    walks.add((node.func.id, ast.dump(node)))
+            elif isinstance(node, ast.BinOp | ast.UnaryOp) and _may_be_list(node):
+                walks.add(("**" if isinstance(node.op, ast.Pow) else "", ast.dump(node)))
+    weights = {**ROW_PASSES, "**": language.POWER_PASSES}
+    passes = sum(weights.get(name, 1) for name, _ in walks)
     if passes > MAX_ROW_PASSES:
         raise ValueError(f"operation {op_id}'s metrics walk the rows {passes} times; at most {MAX_ROW_PASSES}")
+
+
+_ITEMWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub)
+
+
+def _may_be_list(node: ast.AST) -> bool:
+    """Whether ``node`` may be a list in a metric, where a name is a column: arithmetic on it is a walk."""
+    if isinstance(node, ast.BinOp | ast.UnaryOp):
+        operands = [node.left, node.right] if isinstance(node, ast.BinOp) else [node.operand]
+        return isinstance(node.op, _ITEMWISE) and any(_may_be_list(o) for o in operands)
+    if isinstance(node, ast.IfExp | ast.BoolOp):
+        return any(_may_be_list(o) for o in ([node.body, node.orelse] if isinstance(node, ast.IfExp) else node.values))
+    if isinstance(node, ast.Call):
+        f = language.FUNCTIONS.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        return f is None or f.lists
+    return isinstance(node, ast.Name | ast.Subscript)
 
 
 class Entity(Strict):

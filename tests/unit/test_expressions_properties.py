@@ -15,37 +15,63 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolgen.program import COMPUTE_FUNCTIONS, check_expression
+from toolgen import language
+from toolgen.program import AGGREGATE_FUNCTIONS, COMPUTE_FUNCTIONS, check_expression, check_row_passes
 from toolgen.runtime.arithmetic import MAX_INT_BITS
 from toolgen.runtime.errors import Invalid
-from toolgen.runtime.expressions import aggregate, compute
+from toolgen.runtime.expressions import aggregate, compute, row_values
 
-NAMES = ["value", "rate", "table", "label"]
-INPUTS = {"value": 3, "rate": 1.5, "label": "x"}
-CONSTANTS = {"table": {"a": 1, "b": 2}}
+NAMES = ["value", "rate", "table", "label", "shares", "grades", "day", "absent"]
+# since issue 31: a list input (numbers with a null, and text), a date, a declared input not given
+INPUTS = {"value": 3, "rate": 1.5, "label": "x", "shares": [120, 80, None, 40], "grades": ["A", "B", "A", "C"],
+          "day": "2026-01-31"}  # fmt: skip
+DECLARED = ["absent"]
+CONSTANTS = {"table": {"a": 1, "b": 2, "3": 3}}
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 leaves = st.one_of(
     st.integers(min_value=-(10**30), max_value=10**30).map(str),
     st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
     st.sampled_from(NAMES),
-    st.sampled_from(["'a'", "'b'", "'x' * 3", "True", "None"]),
+    st.sampled_from(["'a'", "'b'", "'x' * 3", "True", "None", "'2026-02-29'", "'12-25'", "100000", "12001", "7"]),
 )
 
 
-def combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+def calls(children: st.SearchStrategy[str], functions: frozenset[str]) -> st.SearchStrategy[str]:
+    """A call of one of ``functions`` with as many arguments as its signature takes (a few more when it takes any)."""
+
+    def call(name: str) -> st.SearchStrategy[str]:
+        fewest, most = language.FUNCTIONS[name].arity
+        arguments = st.lists(children, min_size=fewest, max_size=fewest + 2 if most is None else most)
+        return arguments.map(lambda args: f"{name}({', '.join(args)})")
+
+    return st.sampled_from(sorted(functions)).flatmap(call)
+
+
+def combine(
+    children: st.SearchStrategy[str],
+    functions: frozenset[str] = COMPUTE_FUNCTIONS,
+    subscripted: tuple[str, ...] = ("table", "shares"),
+) -> st.SearchStrategy[str]:
     operators = st.sampled_from(["+", "-", "*", "/", "//", "%", "**", "<<", ">>", "<", "==", "and", "or"])
     return st.one_of(
         st.tuples(children, operators, children).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
-        st.tuples(st.sampled_from(sorted(COMPUTE_FUNCTIONS)), children).map(lambda t: f"{t[0]}({t[1]})"),
+        calls(children, functions),
         st.tuples(children, children, children).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
-        children.map(lambda c: f"table[{c}]"),
+        st.tuples(st.sampled_from(subscripted), children).map(lambda t: f"{t[0]}[{t[1]}]"),
         children.map(lambda c: f"-{c}"),
     )
 
 
 expressions = st.recursive(leaves, combine, max_leaves=12)
 PLAIN = (int, float, str, bool, list, dict, type(None))  # what JSON can carry (a constant table is a dict)
+
+
+def assert_plain(result: object) -> None:
+    """A value JSON can carry: plain types, finite, no integer past the 4,300 digits Python writes."""
+    assert isinstance(result, PLAIN)
+    assert not isinstance(result, int) or result.bit_length() <= MAX_INT_BITS
+    json.dumps(result, allow_nan=False)
 
 
 @SETTINGS
@@ -55,13 +81,12 @@ def test_any_well_formed_expression_evaluates_to_a_plain_value_or_is_refused(exp
         check_expression(expr, set(NAMES), COMPUTE_FUNCTIONS)
     except ValueError:
         return
-    result = compute({"out": expr}, INPUTS, CONSTANTS)["out"]
-    assert isinstance(result, PLAIN)
-    assert not isinstance(result, int) or result.bit_length() <= MAX_INT_BITS
-    json.dumps(result, allow_nan=False)  # finite, and no integer past the 4,300 digits Python writes
+    result = compute({"out": expr}, INPUTS, CONSTANTS, declared=DECLARED)["out"]
+    assert_plain(result)
+    assert_plain(row_values({"out": expr}, INPUTS, CONSTANTS, fields=DECLARED)["out"])  # a row's figure alike
     raised: Invalid | None = None
     try:
-        strict = compute({"out": expr}, INPUTS, CONSTANTS, strict=True)["out"]
+        strict = compute({"out": expr}, INPUTS, CONSTANTS, strict=True, declared=DECLARED)["out"]
     except Invalid as e:
         raised, strict = e, None
     assert strict == result  # for a caller's inputs, the same figure
@@ -140,6 +165,30 @@ def test_aggregates_over_any_column_give_plain_values(column):
     )
     assert all(isinstance(v, PLAIN) for v in result.values())
     assert result["n"] == sum(v is not None for v in column)
+
+
+COLUMNS = ["amount", "kind", "day"]
+column_leaves = st.one_of(
+    st.sampled_from(COLUMNS),
+    st.integers(min_value=-(10**6), max_value=10**6).map(str),
+    st.sampled_from(["'a'", "None"]),
+)
+metrics = st.recursive(column_leaves, lambda c: combine(c, AGGREGATE_FUNCTIONS, ("amount", "kind")), max_leaves=10)
+ROWS = [{"amount": i * 1.5 if i % 7 else None, "kind": "ab"[i % 2], "day": f"2026-11-{1 + i % 30:02d}"}
+        for i in range(2000)]  # fmt: skip
+
+
+@SETTINGS
+@given(st.lists(metrics, min_size=1, max_size=3))
+def test_any_metric_plan_check_allows_evaluates_to_a_plain_value_over_columns(exprs):
+    try:
+        for expr in exprs:
+            check_expression(expr, set(COLUMNS), AGGREGATE_FUNCTIONS)
+        check_row_passes("op", exprs)
+    except ValueError:
+        return
+    for value in aggregate({f"m{i}": e for i, e in enumerate(exprs)}, ROWS, COLUMNS).values():
+        assert_plain(value)
 
 
 @SETTINGS

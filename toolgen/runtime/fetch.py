@@ -200,7 +200,7 @@ def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: d
         if not isinstance(selected, dict):
             raise UpstreamError(Message("upstream_shape", host=host))
         values = {k: selected.get(k) for k in op.fields}
-        result = expressions.compute(op.outputs, {**values, **inputs}, op.constants, today=today)
+        result = expressions.compute(op.outputs, {**values, **inputs}, op.constants, today=today, declared=op.inputs)
         if any(v is None for v in result.values()):
             raise UpstreamError(Message("upstream_lacks", host=host))
         return {**inputs, **result}

@@ -27,7 +27,9 @@ def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today:
     missing = {name: expr for name, expr in op.derive.items() if name not in data}
     labels = {name: fields[name].label for name in missing}
     # strict: a derived value the caller's own fields put out of range is theirs to fix (422), not a silent gap
-    derived = expressions.row_values(missing, data, op.constants, today=today, strict=True, labels=labels)
+    derived = expressions.row_values(
+        missing, data, op.constants, today=today, strict=True, labels=labels, fields=fields
+    )
     for name, value in derived.items():
         if value is not None:
             data[name] = check_value(name, value, fields[name])
@@ -100,16 +102,22 @@ def list_rows(
     if newest_first:  # rows the sort ties keep the order they were made in, oldest first, as they always have
         page.reverse()
     items = [r for r in page if _matches(r, wanted)]
+    fields = entity.fields  # bound in a row's figures: None where the row lacks one
     if op.computed:
         before: dict[str, dict[str, Any] | None] = {}
         if previous.uses_prev(op.computed):
             window = previous.in_order(rows.recent(op.entity, FIGURE_ROWS), "date" if "date" in entity.fields else None)
-            before = previous.previous_rows(window, op.computed, names, today)
+            before = previous.previous_rows(window, op.computed, names, today, fields=fields)
         items = [
-            {**r, **expressions.row_values(op.computed, r, names, today=today, previous=before.get(r["id"]))}
+            {
+                **r,
+                **expressions.row_values(
+                    op.computed, r, names, today=today, fields=fields, previous=before.get(r["id"])
+                ),
+            }
             for r in items
         ]
-    items = [r for r in items if expressions.row_matches(op.where, r, names, today=today)]
+    items = [r for r in items if expressions.row_matches(op.where, r, names, today=today, fields=fields)]
     present = sorted(
         (r for r in items if r.get(name) is not None), key=_sort_key(name, entity.fields.get(name)), reverse=reverse
     )
@@ -155,10 +163,11 @@ def _over(
     if computed:  # over every row read, before any is left out: prev() reads the row before, whichever it is
         by = next((name for name in ("date", op.period_field) if name in entity.fields), None)
         ordered = previous.in_order(read, by)
-        values = previous.computed(ordered, computed, names, today)
+        values = previous.computed(ordered, computed, names, today, fields=entity.fields)
         read = [{**r, **values[r["id"]]} for r in read]
     items = [r for r in read if _matches(r, wanted)]
-    items = [r for r in items if expressions.row_matches(op.where, r, names, today=today)]
+    fields = entity.fields  # bound in the condition: None where the row lacks one
+    items = [r for r in items if expressions.row_matches(op.where, r, names, today=today, fields=fields)]
     if op.period:
         items = [r for r in items if periods.in_period(r.get(op.period_field), op.period, today)]
     if "date" in entity.fields:  # oldest first by the day a row is about, so first() and last() mean it
@@ -189,4 +198,6 @@ def compute(
     put out of range (an overflow, the root of a negative) is a 422 naming it (by its label in ``labels``)."""
     from_query = op.method == "GET"
     inputs = check_object(query if from_query else body, op.inputs, from_text=from_query, today=today)
-    return expressions.compute(op.outputs, inputs, op.constants, today=today, strict=True, labels=labels)
+    return expressions.compute(
+        op.outputs, inputs, op.constants, today=today, strict=True, labels=labels, declared=op.inputs
+    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -56,20 +57,30 @@ def in_order(rows: list[dict[str, Any]], field: str | None) -> list[dict[str, An
 
 
 def computed(
-    rows: list[dict[str, Any]], figures: dict[str, str], names: dict[str, Any], today: dt.date
+    rows: list[dict[str, Any]],
+    figures: dict[str, str],
+    names: dict[str, Any],
+    today: dt.date,
+    *,
+    fields: Iterable[str] = (),
 ) -> dict[str, dict[str, Any]]:
     """Each row's figures by its id, over ``rows`` in order (in_order), each with the row before's values."""
     found: dict[str, dict[str, Any]] = {}
     before: dict[str, Any] | None = None
     for row in rows:
-        values = expressions.row_values(figures, row, names, today=today, previous=before)
+        values = expressions.row_values(figures, row, names, today=today, fields=fields, previous=before)
         found[row["id"]] = values
         before = {**row, **values}
     return found
 
 
 def previous_rows(
-    rows: list[dict[str, Any]], figures: dict[str, str], names: dict[str, Any], today: dt.date
+    rows: list[dict[str, Any]],
+    figures: dict[str, str],
+    names: dict[str, Any],
+    today: dt.date,
+    *,
+    fields: Iterable[str] = (),
 ) -> dict[str, dict[str, Any] | None]:
     """The values prev() reads for each row of ``rows`` (in order) by its id: the row before's fields and those of
     its figures that prev names (none for the first). One pass; only the figures prev reads are computed in it."""
@@ -82,6 +93,8 @@ def previous_rows(
     before: dict[str, Any] | None = None
     for row in rows:
         previous[row["id"]] = before
-        values = expressions.row_values(needed, row, names, today=today, previous=before) if needed else {}
+        values = (
+            expressions.row_values(needed, row, names, today=today, fields=fields, previous=before) if needed else {}
+        )
         before = {**row, **values}
     return previous
