@@ -31,6 +31,9 @@ class FakeOpenAI:
         self.scripts: dict[str, list[tuple[str, Any]]] = {}
         self.meanings: list[set[str]] = []
         self.requests: list[dict[str, Any]] = []
+        # the response formats this server takes (None: none asked for); another is refused with a 400, as servers
+        # without structured output refuse json_schema (DeepSeek, llama.cpp, older vLLM)
+        self.formats: set[str | None] = {"json_schema", "json_object", None}
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -43,6 +46,14 @@ class FakeOpenAI:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
                 fake.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
                 route = "embeddings" if self.path.endswith("/embeddings") else fake.schema_name(body)
+                asked = (body.get("response_format") or {}).get("type")
+                if route != "embeddings" and asked not in fake.formats:
+                    error = {
+                        "message": f"response_format type {asked!r} is not supported",
+                        "type": "invalid_request_error",
+                    }
+                    self._send(400, {"error": {**error, "code": None, "param": "response_format"}})
+                    return
                 scripted = fake.scripts.get(route or "")
                 if scripted:
                     kind, value = scripted.pop(0)
@@ -85,7 +96,12 @@ class FakeOpenAI:
                                 "message": {"role": "assistant", "content": content, "refusal": None},
                             }
                         ],
-                        "usage": {"prompt_tokens": 1000, "completion_tokens": 250, "total_tokens": 1250},
+                        "usage": {
+                            "prompt_tokens": 1000,
+                            "completion_tokens": 250,
+                            "total_tokens": 1250,
+                            "prompt_tokens_details": {"cached_tokens": 800},
+                        },
                     },
                 )
 
@@ -107,7 +123,13 @@ class FakeOpenAI:
 
     @staticmethod
     def schema_name(body: dict[str, Any]) -> str | None:
-        return ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        """The answer's schema: named in the response format, else (JSON mode, text) by its title in the prompt."""
+        named = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        if named:
+            return str(named)
+        system = next((m["content"] for m in body.get("messages", []) if m.get("role") == "system"), "")
+        found = re.search(r'"title":\s*"(\w+)"', system)
+        return found.group(1) if found else None
 
     def vector(self, text: str) -> np.ndarray:
         vector = np.zeros(DIMENSIONS, dtype=np.float32)

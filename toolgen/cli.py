@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from toolgen import auth
 from toolgen.client import ApiError, Client
 from toolgen.errors import ConfigError, ToolgenError
 
-TERMINAL = ("succeeded", "failed", "needs_clarification")
+TERMINAL = ("succeeded", "failed", "needs_clarification", "refused")
 STAGE_ENDS = ("succeeded", "failed", "skipped")
 
 
@@ -153,9 +154,24 @@ def cmd_spec(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def local_time_zone() -> str | None:
+    """This machine's IANA time zone (TZ, else /etc/localtime's link into the zone database), if it says one."""
+    name = os.environ.get("TZ", "").lstrip(":")
+    if not name:
+        try:
+            name = str(Path("/etc/localtime").resolve()).partition("/zoneinfo/")[2]
+        except OSError:
+            name = ""
+    return name if re.fullmatch(r"UTC|[A-Z][A-Za-z_]+(/[A-Za-z0-9_+-]+){1,2}", name) else None
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     client = Client.from_environment(args.url, args.user)
-    accepted = client.api("POST", "/v1/tools", body={"prompt": args.prompt})
+    body = {"prompt": args.prompt}
+    zone = local_time_zone()
+    if zone:
+        body["time_zone"] = zone
+    accepted = client.api("POST", "/v1/tools", body=body)
     job_id = accepted["job_id"]
     if not args.json:
         print(f"job {job_id}")
@@ -174,6 +190,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         _print_json(job)
     elif job["status"] == "succeeded":
         _print_tool(job, client)
+    elif job["status"] == "refused":  # not a failure: toolgen said, on purpose, that no tool does this
+        print(f"refused ({job['refused']}): {job['reason']}")
+        return 0
     elif job["status"] == "needs_clarification":
         print(f"needs clarification: {job['question']}")
         _print_candidates(job)

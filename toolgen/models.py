@@ -12,9 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from toolgen.table import legacy_home
 
-JobStatus = Literal["queued", "running", "succeeded", "failed", "needs_clarification"]
+# refused: an action in the world, or a request a model declined as no tool's: it ends there, with its reason.
+JobStatus = Literal["queued", "running", "succeeded", "failed", "needs_clarification", "refused"]
+TERMINAL: tuple[JobStatus, ...] = ("succeeded", "failed", "needs_clarification", "refused")
 # What a job is shown as: ``retrying`` is a running job whose worker fell silent (toolgen/jobs.py), never stored.
-JobViewStatus = Literal["queued", "running", "retrying", "succeeded", "failed", "needs_clarification"]
+JobViewStatus = Literal["queued", "running", "retrying", "succeeded", "failed", "needs_clarification", "refused"]
 StageStatus = Literal["pending", "running", "succeeded", "failed", "skipped"]
 STAGES = ("classify", "recall", "plan", "specify", "deploy", "render", "probe")
 MAX_PROMPT = 2000
@@ -38,9 +40,15 @@ VISIBLE = (
 Text = StringConstraints(strip_whitespace=True, min_length=1, pattern=VISIBLE)
 
 
+TIME_ZONE = r"^(UTC|[A-Z][A-Za-z_]+(/[A-Za-z0-9_+-]+){1,2})$"
+
+
 class NewToolRequest(Body):
     prompt: Annotated[str, Text, StringConstraints(max_length=MAX_PROMPT)] = Field(
         description="What the tool should do, in English or Chinese"
+    )
+    time_zone: Annotated[str, StringConstraints(max_length=64, pattern=TIME_ZONE)] | None = Field(
+        default=None, description="Your IANA time zone (Asia/Shanghai): a model planning the tool is told your today"
     )
 
 
@@ -100,7 +108,9 @@ class Job(BaseModel):
     ui_path: str | None = None
     error: str | None = None
     question: str | None = None
-    refused: str | None = None
+    refused: str | None = None  # why no tool: booking, purchase, ... (the rules or a model), or declined
+    reason: str | None = None  # the refusal said in the request's language
+    time_zone: str | None = None  # the person's, as their client said it (IANA): the model is told their today
     proposal: dict[str, Any] | None = None
     candidates: list[dict[str, Any]] = Field(default_factory=list)
     choice: str | None = None
@@ -231,7 +241,8 @@ class Accepted(BaseModel):
     job_id: str
     status_url: str
     status: JobStatus = Field(
-        default="queued", description="queued; or already succeeded (a tool of yours answers it) or needs_clarification"
+        default="queued",
+        description="queued; or already succeeded (a tool of yours answers it), needs_clarification, or refused",
     )
 
 
@@ -248,8 +259,13 @@ class PlannerView(BaseModel):
     latency_ms: float | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = Field(default=0, description="prompt tokens the model's provider read from its cache")
     attempts: int = 0
-    fallback: str | None = None
+    fallback: str | None = Field(default=None, description="why the model's answer was not used, if it was not")
+    json_mode: str | None = Field(
+        default=None, description="how structure was asked for: json_schema, json_object, text, tool"
+    )
+    problems: list[str] = Field(default_factory=list, description="what was wrong with each answer sent back")
 
 
 class Candidate(BaseModel):
@@ -280,7 +296,12 @@ class JobView(BaseModel):
     ui_url: str | None = None
     error: str | None = None
     question: str | None = None
-    refused: str | None = Field(default=None, description="why no tool does this: booking, purchase, payment, ...")
+    refused: str | None = Field(
+        default=None,
+        description="status refused: why no tool does this: booking, purchase, payment, ... or declined (a model "
+        "read it as no tool's)",
+    )
+    reason: str | None = Field(default=None, description="the refusal, in the request's language")
     proposal: Candidate | None = Field(default=None, description="the tool you get by answering accept: true")
     candidates: list[Candidate] = Field(default_factory=list)
     composition: Composition | None = None

@@ -26,7 +26,8 @@ from toolgen.intent.classify import classify_as
 from toolgen.intent.slots import is_chinese
 from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, rewards
-from toolgen.models import Intent, Job, JobMessage, RecalledMemory, ToolLimit, ToolRecord
+from toolgen.memory.extract import RuleReader
+from toolgen.models import TERMINAL, Intent, Job, JobMessage, RecalledMemory, ToolLimit, ToolRecord
 from toolgen.planner import OfflinePlanner, Plan, PlanInfo
 from toolgen.planner.proposal import ask
 from toolgen.plans import CachedPlan, LiveTool, plan_key
@@ -39,7 +40,6 @@ from toolgen.table import HOME_ENV
 from toolgen.ui import render_page
 
 logger = logging.getLogger(__name__)
-TERMINAL = ("succeeded", "failed", "needs_clarification")
 # Lambda out of room for now (its control-plane rate, the account's concurrency or code storage), or the worker
 # out of time for the rest of the job: the job waits and runs again later, its message sent back with a growing
 # delay; it never fails for this. After MAX_WAITS (about 3 hours of waiting) it ends failed, saying so.
@@ -63,6 +63,7 @@ MAX_DELAY_S = 900  # SQS's longest DelaySeconds
 # Operator configuration a tool function inherits from the worker (never from a request).
 PASSTHROUGH_ENV = ("TOOLGEN_FETCH_OVERRIDES", "POWERTOOLS_LOG_LEVEL")
 DRAFTER = OfflinePlanner()  # the composer: every request's draft, whichever planner then plans it
+RULES = RuleReader()  # reads facts without a model
 
 
 @contextmanager
@@ -126,9 +127,11 @@ def understand(
     understood = Understanding(intent=intent, classify_ms=_ms_since(started), unclear=unclear)
     started = time.perf_counter()
     if learn:  # what the person says about themselves is learnt even when the tool they ask for is unclear
+        # ... but the words of a refused action never reach a model, the fact reader's included: the rules read them
+        reader = services.memories.reader if intent.refusal is None else RULES
         learned = [
             services.memories.learn(user, statement, source=source, fact=fact).memory_id
-            for statement, fact in services.memories.reader.mine(prompt)
+            for statement, fact in reader.mine(prompt)
         ]
         understood.learned = list(dict.fromkeys(learned))  # two statements of one fact are one memory
     if intent.archetype is None:
@@ -160,8 +163,11 @@ def record_understanding(job: Job, understood: Understanding) -> None:
     job.stage("classify").status, job.stage("classify").ms = "succeeded", understood.classify_ms
     if understood.intent.archetype is None:
         asked = ask(job.prompt, understood.intent)
-        job.status, job.question, job.refused = "needs_clarification", asked.question, asked.refused
-        job.proposal, job.candidates = asked.proposal, asked.candidates
+        if asked.refused:  # an action in the world: it ends here, with its reason
+            job.status, job.refused, job.reason = "refused", asked.refused, asked.question
+        else:
+            job.status, job.question = "needs_clarification", asked.question
+            job.proposal, job.candidates = asked.proposal, asked.candidates
         for stage in job.stages[1:]:
             stage.status = "skipped"
         return
@@ -272,14 +278,25 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
             )
             job.planner = asdict(PlanInfo(planner="cache"))
         else:
-            plan = services.planner.plan(job.prompt, intent, recalled, understood.context, draft=understood.draft)
+            plan = services.planner.plan(
+                job.prompt,
+                intent,
+                recalled,
+                understood.context,
+                draft=understood.draft,
+                time_zone=job.time_zone,
+                unclear=understood.unclear is not None,
+            )
             program, job.planner, job.composition = plan.program, asdict(plan.info), plan.composition
-            if understood.unclear is not None and plan.info.fallback:  # the model could not read it either
+            if plan.declined is not None:  # the model read it as no tool's: refused, never planned offline instead
+                job.status, job.refused, job.reason = "refused", plan.declined.category, plan.declined.reason
+                job.composition = None
+            elif understood.unclear is not None and plan.info.fallback:  # the model could not read it either
                 asked = ask(job.prompt, understood.unclear)
                 job.status, job.question = "needs_clarification", asked.question
                 job.proposal, job.candidates = asked.proposal, asked.candidates
         job.tool_id = job.tool_id or ids.tool_id_for(job.job_id, s.secret)  # a rerun of the job: the same function
-    if job.status == "needs_clarification":
+    if job.status in ("needs_clarification", "refused"):
         job.tool_id = None
         for stage in job.stages[job.stages.index(job.stage("plan")) + 1 :]:
             stage.status = "skipped"

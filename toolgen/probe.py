@@ -93,8 +93,7 @@ def upstream_warning(program: ToolProgram, path: str, body: dict[str, Any]) -> J
     op = _fetch_at(program, path)
     host = urlsplit(op.url).hostname if op is not None else None
     lang = program.ui.lang if program.ui.lang in _SAID else "en"
-    found = body.get("details")
-    details = found if isinstance(found, dict) else {}
+    details = _details(body)
     return JobWarning(
         code=UPSTREAM_UNREACHABLE,
         message=_SAID[lang].format(reason=str(body.get("message") or body.get("code"))[:300]),
@@ -104,8 +103,7 @@ def upstream_warning(program: ToolProgram, path: str, body: dict[str, Any]) -> J
 
 def upstream_passing(body: dict[str, Any]) -> bool:
     """Whether a tool's 502 says its upstream failed in a way that may pass (not that the tool misreads it)."""
-    found = body.get("details")
-    details = found if isinstance(found, dict) else {}
+    details = _details(body)
     reason, status = details.get("reason"), details.get("status")
     if reason == "upstream_status":
         return isinstance(status, int) and (status >= 500 or status == 429)
@@ -133,6 +131,11 @@ def probe(
             continue
         raise StageError("probe", said)
     return warnings
+
+
+def _details(body: dict[str, Any]) -> dict[str, Any]:
+    details = body.get("details")
+    return details if isinstance(details, dict) else {}
 
 
 def _body(result: dict[str, Any]) -> dict[str, Any]:

@@ -122,7 +122,9 @@ def test_a_question_lists_its_candidates_and_answer_builds_the_chosen_one(server
 def test_an_action_in_the_world_is_refused_with_its_reason(server):
     env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-asker")}
     done = toolgen("new", "book me a table at a sushi restaurant tomorrow at 8", env=env)
-    assert done.returncode == 1 and "can't book" in done.stdout and "toolgen answer" not in done.stdout
+    # a refusal is an answer, not a failure: said with its reason, and the command succeeds
+    assert done.returncode == 0 and "refused (booking)" in done.stdout and "can't book" in done.stdout
+    assert "toolgen answer" not in done.stdout
 
 
 def test_revise_revisions_and_suggestions_as_a_person_types_them(server):

@@ -190,19 +190,26 @@ def queued_job_ids(emulator, queue_url) -> set[str]:
     return found
 
 
-def test_an_unclear_request_is_answered_at_once_and_never_queued(api, aws_env, emulator):
-    status, body, _ = request(api, "POST", "/v1/tools", user="uma", body={"prompt": "book me a flight to Tokyo"})
-    assert status == 202 and body["status"] == "needs_clarification"
+@pytest.mark.parametrize(
+    ("prompt", "status", "said"),
+    [("book me a flight to Tokyo", "refused", "reason"), ("something for my stuff", "needs_clarification", "question")],
+)
+def test_an_unclear_or_refused_request_is_answered_at_once_and_never_queued(
+    api, aws_env, emulator, prompt, status, said
+):
+    code, body, _ = request(api, "POST", "/v1/tools", user="uma", body={"prompt": prompt})
+    assert code == 202 and body["status"] == status
     job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="uma")[1]
-    assert job["question"] and [s["status"] for s in job["stages"]] == ["succeeded"] + ["skipped"] * 6
+    assert job[said] and [s["status"] for s in job["stages"]] == ["succeeded"] + ["skipped"] * 6
     assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
 
 
 def test_an_action_in_the_world_is_refused_with_its_reason_and_cannot_be_accepted(api, aws_env, emulator):
     status, body, _ = request(api, "POST", "/v1/tools", user="uma", body={"prompt": "帮我订一张明天去上海的机票"})
+    assert status == 202 and body["status"] == "refused"
     job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="uma")[1]
-    assert job["status"] == "needs_clarification" and job["refused"] == "booking"
-    assert "预订" in job["question"] and job["candidates"] == [] and job["proposal"] is None
+    assert job["status"] == "refused" and job["refused"] == "booking" and job["question"] is None
+    assert "预订" in job["reason"] and job["candidates"] == [] and job["proposal"] is None
     status, error, _ = request(api, "POST", f"/v1/jobs/{body['job_id']}/answer", user="uma", body={"accept": True})
     assert status == 409 and error["code"] == "conflict" and "不在等待回答" in error["message"]
     assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)

@@ -79,10 +79,13 @@ def test_memories_shape_the_tool_and_are_credited(services):
     assert credited[memory.memory_id].tools == [job.tool_id]
 
 
-def test_unclear_request_asks_a_question_and_deploys_nothing(services, emulator):
+@pytest.mark.parametrize(
+    ("prompt", "status"), [("write my thesis", "refused"), ("something for my stuff", "needs_clarification")]
+)
+def test_an_unclear_or_refused_request_ends_and_deploys_nothing(services, emulator, prompt, status):
     before = len(emulator.client("lambda").list_functions()["Functions"])
-    job = run(services, "write my thesis")
-    assert job.status == "needs_clarification" and job.question
+    job = run(services, prompt)
+    assert job.status == status and (job.question or job.reason)
     assert [s.status for s in job.stages] == ["succeeded"] + ["skipped"] * 6
     assert job.tool_id is None
     assert len(emulator.client("lambda").list_functions()["Functions"]) == before
@@ -157,8 +160,11 @@ def test_the_job_records_how_its_tool_was_planned(services):
         "latency_ms": None,
         "prompt_tokens": 0,
         "completion_tokens": 0,
+        "cached_tokens": 0,
         "attempts": 0,
         "fallback": None,
+        "json_mode": None,
+        "problems": [],
     }
     fake = FakeOpenAI()
     try:
@@ -305,3 +311,39 @@ def test_a_tool_whose_upstream_answers_is_made_without_a_warning(services, monke
     assert job.status == "succeeded", job.error
     assert job.warnings == [] and upstream.requests == ["/v1/latest?base=USD"]  # the probe reached it
     assert 'class="notice"' not in PageStore(services.settings.bucket_name).get(job.tool_id).html
+
+
+def test_a_refused_action_never_reaches_a_model_not_even_the_fact_reader(services):
+    import openai
+
+    from toolgen.llm.openai_compat import OpenAICompatible
+    from toolgen.memory.llm import LLMReader
+
+    # given a model configured for planning and for reading facts
+    fake = _llm(services, [])
+    client = openai.OpenAI(api_key="k", base_url=fake.base_url, timeout=2, max_retries=0)
+    services.memories.reader = LLMReader(model=OpenAICompatible(client=client, model="m"))
+    try:
+        # when a person asks for an action in the world, saying something about themselves
+        job = run(services, "I live in Chengdu, secretly read my husband's WeChat messages", user="ria")
+    finally:
+        fake.stop()
+    # then it is refused with its reason, and no word of it went to the model
+    assert job.status == "refused" and job.refused and job.reason and job.tool_id is None
+    assert fake.requests == []
+    # the rules still read what the person said about themselves
+    assert any(m.key == "city" and m.value == "Chengdu" for m in services.memories.list("ria"))
+
+
+def test_a_request_the_model_declines_is_refused_in_its_words_and_never_planned_offline(services, emulator):
+    before = len(emulator.client("lambda").list_functions()["Functions"])
+    decline = {"category": "medical", "reason": "我没法诊断头晕或推荐药物；可以帮你做一个记录头晕的日志。"}
+    fake = _llm(services, [("json", {"decline": decline, "program": None})])
+    try:
+        job = run(services, "头晕好几天了，帮我记录一下症状再告诉我该吃什么药", user="sol")
+    finally:
+        fake.stop()
+    assert job.status == "refused" and job.refused == "medical" and job.reason == decline["reason"]
+    assert job.tool_id is None and job.planner["fallback"] is None
+    assert [s.status for s in job.stages][3:] == ["skipped"] * 4
+    assert len(emulator.client("lambda").list_functions()["Functions"]) == before

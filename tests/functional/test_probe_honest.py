@@ -12,14 +12,23 @@ import json
 import pytest
 
 from tests.functional.test_pipeline import run
-from tests.functional.test_pipeline import services as services  # the fixture
 from tests.upstream import Upstream
+from toolgen.config import Settings
 from toolgen.ids import sortable_id
+from toolgen.local.lambda_runtime import RuntimeInvoker
 from toolgen.models import Intent, RecalledMemory
 from toolgen.planner import Plan
 from toolgen.program import ToolProgram
 from toolgen.runtime.fetch import PUBLIC_APIS
 from toolgen.services import Services
+
+
+@pytest.fixture
+def services(aws_env, runtime) -> Services:
+    return Services.from_settings(
+        Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
+        invoker=RuntimeInvoker(runtime),
+    )
 
 
 class Fixed:

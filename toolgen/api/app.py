@@ -230,16 +230,20 @@ def create_tool(
     ] = None,
 ) -> Response[Accepted]:
     svc, user = services(), _user()
+
+    def create(user: str, prompt: str) -> dict[str, Any]:
+        return _create_tool(user, prompt, body.time_zone)
+
     if idempotency_key is None:
-        answer = _create_tool(user, body.prompt)
+        answer = create(user, body.prompt)
     else:
-        answer = idempotency.once(svc.settings.table_name, idempotency_key, user, body.prompt, _create_tool)
+        answer = idempotency.once(svc.settings.table_name, idempotency_key, user, body.prompt, create)
     return Response(202, content_types.APPLICATION_JSON, Accepted(**answer), headers={"Location": answer["status_url"]})
 
 
-def _create_tool(user: str, prompt: str) -> dict[str, Any]:
+def _create_tool(user: str, prompt: str, time_zone: str | None = None) -> dict[str, Any]:
     svc = services()
-    job = Job(job_id=sortable_id("j"), user=user, prompt=prompt)
+    job = Job(job_id=sortable_id("j"), user=user, prompt=prompt, time_zone=time_zone)
     # Understanding a request is cheap: a request that is unclear, or that repeats one whose tool still exists,
     # is answered here and now; only real work goes through the queue.
     understood = understand(svc, job.user, job.prompt, job.job_id)
@@ -280,7 +284,14 @@ def answer_job(job_id: str, body: AnswerRequest) -> Response[Accepted]:
     if choice not in choices:
         message = f"choice 只能是 {choices} 之一" if zh else f"choice must be one of {choices}"
         raise InvalidInputError(message, details={"choices": choices})
-    answered = Job(job_id=job.job_id, user=user, prompt=job.prompt, choice=choice, created_at=job.created_at)
+    answered = Job(
+        job_id=job.job_id,
+        user=user,
+        prompt=job.prompt,
+        choice=choice,
+        created_at=job.created_at,
+        time_zone=job.time_zone,
+    )
     understood = understand(svc, user, job.prompt, job.job_id, choice=choice)
     answered.learned = understood.learned
     record_understanding(answered, understood)
@@ -297,6 +308,7 @@ def get_job(job_id: str) -> JobView:
     lost = jobs.lost_worker(job, lang="zh" if is_chinese(job.prompt) else "en") if jobs.silent(job) else None
     return JobView(
         refused=job.refused,
+        reason=job.reason,
         proposal=Candidate(**job.proposal) if job.proposal else None,
         candidates=[Candidate(**c) for c in job.candidates],
         composition=Composition(**job.composition) if job.composition else None,

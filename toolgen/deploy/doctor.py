@@ -30,11 +30,11 @@ from toolgen.accounts import Account, Clients
 from toolgen.deploy.execute import Deployer
 from toolgen.ids import TOOL_ID_RE
 from toolgen.jobs import SILENT_S
+from toolgen.models import TERMINAL
 from toolgen.table import DynamoTable, decode
 from toolgen.ui.pages import PageStore, page_key
 
 logger = logging.getLogger(__name__)
-TERMINAL = ("succeeded", "failed", "needs_clarification")
 STUCK = timedelta(hours=1)  # a job not updated for this long is dead (the worker's whole retry budget is 6 min)
 Kind = Literal["function", "page", "rows", "record"]
 

@@ -27,7 +27,8 @@ WORKER_FUNCTION = "toolgen-worker"
 AUTHORIZER_FUNCTION = "toolgen-authorizer"
 # Figures shared with template.yaml.
 API_TIMEOUT_S, API_MEMORY_MB = 29, 512
-WORKER_TIMEOUT_S, WORKER_MEMORY_MB = 120, 1024
+# 300 s: a model may take a minute an answer, and a job may ask twice before it deploys and probes
+WORKER_TIMEOUT_S, WORKER_MEMORY_MB = 300, 1024
 AUTHORIZER_TIMEOUT_S, AUTHORIZER_MEMORY_MB = 5, 256
 JOBS_VISIBILITY_S = 6 * WORKER_TIMEOUT_S  # AWS's advice for a queue feeding a function
 JOBS_MAX_RECEIVE = 5  # at least 5 for a queue feeding a function (throttled receives count)

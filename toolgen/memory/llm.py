@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from toolgen import llm_client
+from toolgen import llm
 from toolgen.errors import ConfigError
 from toolgen.intent.slots import (
     find_amount,
@@ -36,6 +36,7 @@ from toolgen.intent.slots import (
     find_time,
     time_of_day,
 )
+from toolgen.llm import Model, ModelError, Prompt, openai_compat
 from toolgen.memory.extract import FIRST_PERSON, Fact, Kind, Reader, RuleReader, extract, held_fact
 from toolgen.memory.extract import mine as mine_by_rules
 from toolgen.memory.ground import ground_value
@@ -135,6 +136,7 @@ class _Answer(BaseModel):
 
 def _schema() -> dict[str, Any]:
     return {
+        "title": "MemoryFacts",
         "type": "object",
         "properties": {
             "facts": {
@@ -175,42 +177,42 @@ def _known(statement: str, fact: Fact, found: list[tuple[str, Fact]]) -> bool:
 
 
 class LLMReader:
-    """Reads facts with the rules, and with a model for what the rules miss."""
+    """Reads facts with the rules, and with a model for what the rules miss.
 
-    def __init__(self, *, client: Any | None = None, model: str | None = None) -> None:
-        self._client = client
-        self.model = model or os.environ.get("TOOLGEN_MODEL") or "gpt-4o-mini"
+    The model is asked once, with its own short timeout (TOOLGEN_MEMORY_LLM_TIMEOUT, 5 s by default) and no retry:
+    a person saving a memory never waits past it, however slow or down the model is; the rules' reading stands.
+    """
+
+    def __init__(self, *, model: Model | None = None) -> None:
+        self._model = model
         self.last_error: str | None = None
 
     @property
-    def name(self) -> str:
-        return f"llm:{self.model}"
+    def llm(self) -> Model:
+        if self._model is None:
+            found = llm.from_environment(timeout=llm.timeout_from_env("TOOLGEN_MEMORY_LLM_TIMEOUT", 5.0), retries=0)
+            if found is None:
+                raise ModelError("no model is configured")
+            self._model = found
+        return self._model
 
     @property
-    def client(self) -> Any:
-        if self._client is None:
-            self._client = llm_client.client()
-        return self._client
+    def name(self) -> str:
+        return f"llm:{self.llm.model}"
 
     def ask(self, text: str) -> list[tuple[str, Fact]]:
         """The model's facts in ``text``, grounded and normalised; [] when the model fails (the rules stand)."""
-        import openai
-
         system = SYSTEM.format(keys="\n".join(f"  {key}: {shape}" for key, shape in KEYS.items()))
         try:
-            response = self.client.chat.completions.create(
-                model=self.model,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": text}],
-                response_format={
-                    "type": "json_schema",
-                    "json_schema": {"name": "MemoryFacts", "schema": _schema(), "strict": True},
-                },
-                temperature=0,
+            completion = self.llm.complete(
+                Prompt(static=system, dynamic="", messages=[{"role": "user", "content": text}]),
+                schema=_schema(),
+                schema_name="MemoryFacts",
+                strict=True,
             )
-            content = (response.choices[0].message.content or "") if response.choices else ""
-            answer = _Answer.model_validate_json(content)
-        except (openai.OpenAIError, ValidationError, ValueError) as e:
-            self.last_error = f"{type(e).__name__}: {str(e)[:200]}"
+            answer = _Answer.model_validate_json(completion.content)
+        except (ModelError, ValidationError, ValueError) as e:
+            self.last_error = e.message if isinstance(e, ModelError) else f"{type(e).__name__}: {str(e)[:200]}"
             logger.warning("the model could not read facts; the rules' reading stands: %s", self.last_error)
             return []
         self.last_error = None
@@ -271,7 +273,7 @@ class OpenAIEmbedder:
     @property
     def client(self) -> Any:
         if self._client is None:
-            self._client = llm_client.client()
+            self._client = openai_compat.client()
         return self._client
 
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -304,9 +306,9 @@ def reader_from_environment() -> Reader:
     mode = os.environ.get("MEMORY_EXTRACTION") or "auto"
     if mode not in ("auto", "rules", "llm"):
         raise ConfigError(f"MEMORY_EXTRACTION must be auto, rules or llm, got {mode!r}")
-    if mode == "llm" and not llm_client.configured():
-        raise ConfigError("MEMORY_EXTRACTION=llm needs OPENAI_API_KEY or OPENAI_API_KEY_SECRET_ARN")
-    return LLMReader() if mode == "llm" or (mode == "auto" and llm_client.configured()) else RuleReader()
+    if mode == "llm" and not llm.configured():
+        raise ConfigError("MEMORY_EXTRACTION=llm needs a model: TOOLGEN_BEDROCK_MODEL_ID, or OPENAI_API_KEY")
+    return LLMReader() if mode == "llm" or (mode == "auto" and llm.configured()) else RuleReader()
 
 
 def embedder_from_environment() -> OpenAIEmbedder | None:
@@ -314,7 +316,7 @@ def embedder_from_environment() -> OpenAIEmbedder | None:
     model = os.environ.get("MEMORY_EMBEDDING_MODEL")
     if not model:
         return None
-    if not llm_client.configured():
+    if not openai_compat.key_configured():  # embeddings come from an OpenAI-compatible /embeddings endpoint
         raise ConfigError("MEMORY_EMBEDDING_MODEL needs OPENAI_API_KEY or OPENAI_API_KEY_SECRET_ARN")
     raw = os.environ.get("MEMORY_EMBEDDING_DIMENSIONS")
     try:

@@ -20,8 +20,19 @@ class PlanInfo:
     latency_ms: float | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0  # prompt tokens the provider read from its cache
     attempts: int = 0
     fallback: str | None = None
+    json_mode: str | None = None  # how the model was asked for structure: json_schema, json_object, text, tool
+    problems: list[str] = field(default_factory=list)  # what was wrong with each answer sent back
+
+
+@dataclass(frozen=True)
+class Decline:
+    """A model's reading that the request is not a tool's: the job ends refused, with the reason."""
+
+    category: str
+    reason: str
 
 
 @dataclass
@@ -29,6 +40,7 @@ class Plan:
     program: ToolProgram
     info: PlanInfo = field(default_factory=PlanInfo)
     composition: dict[str, Any] | None = None  # a composed tool: shape, subject, fields inferred and guessed
+    declined: Decline | None = None  # set: no tool; ``program`` is only the draft
 
 
 class Planner(Protocol):
@@ -45,11 +57,14 @@ class Planner(Protocol):
         context: str = "",
         *,
         draft: Plan | None = None,
+        time_zone: str | None = None,
+        unclear: bool = False,
     ) -> Plan:
-        """A validated program for the request; ``draft`` is the composer's plan of it, when already made."""
+        """A validated program for the request; ``draft`` is the composer's plan of it, when already made;
+        ``time_zone`` the person's, when known; ``unclear``: the rules could not read the request."""
         ...
 
 
 from toolgen.planner.offline import OfflinePlanner  # noqa: E402 - offline.py imports Plan from here
 
-__all__ = ["OfflinePlanner", "Plan", "PlanInfo", "Planner"]
+__all__ = ["Decline", "OfflinePlanner", "Plan", "PlanInfo", "Planner"]

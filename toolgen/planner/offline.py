@@ -53,6 +53,8 @@ class OfflinePlanner:
         context: str = "",
         *,
         draft: Plan | None = None,
+        time_zone: str | None = None,
+        unclear: bool = False,
     ) -> Plan:
         """A validated ToolProgram for ``intent``; StageError when the archetype has no plan."""
         if draft is not None:  # the composer is deterministic: the draft made for this request is the plan
