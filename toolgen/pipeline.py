@@ -34,9 +34,11 @@ from toolgen.plans import CachedPlan, LiveTool, plan_key
 from toolgen.probe import probe
 from toolgen.program import ToolProgram
 from toolgen.revisions import RevisionStore
+from toolgen.runtime.rows import RowStore
+from toolgen.runtime.values import check_object
 from toolgen.services import Services
 from toolgen.spec import build_spec, validate_spec
-from toolgen.table import HOME_ENV
+from toolgen.table import HOME_ENV, rows_pk
 from toolgen.ui import render_page
 
 logger = logging.getLogger(__name__)
@@ -88,6 +90,7 @@ class _Made:
     function_name: str | None = None
     account: Account = field(default_factory=Account)
     page_tool_id: str | None = None
+    seeded: tuple[str, str] | None = None  # (home, user) of the starting rows it stored
 
 
 @dataclass
@@ -315,6 +318,8 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
             _function_spec(s, program, function_name, tool_id, job.user, home, account),
             deadline=None if deadline is None else deadline - PROBE_NEEDS_S,
         )
+        if _seed(services, program, home, job.user):
+            made.seeded = (home, job.user)
         job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else deployed.url.rstrip("/")
         job.stage("deploy").detail = (
             f"{deployed.concurrency} calls at once, reserved"
@@ -432,8 +437,24 @@ def _function_spec(
     )
 
 
+def _seed(services: Services, program: ToolProgram, home: str, user: str) -> bool:
+    """The program's starting rows (the chores, kids or rooms the request named), stored for the person once:
+    whether any were stored now (a job run again finds them there already, and stores none)."""
+    if not program.seed:
+        return False
+    rows = RowStore(services.table, home, user, program)
+    if rows.summary().get("rows"):
+        return False
+    for entity, entity_rows in program.seed.items():
+        for row in entity_rows:
+            rows.create(entity, check_object(row, program.entities[entity].fields))
+    return True
+
+
 def _undo(made: _Made, services: Services) -> None:
     try:
+        if made.seeded:
+            services.table.delete_prefix(rows_pk(*made.seeded))
         if made.function_name:
             services.deployer_for(made.account).delete(made.function_name)
         if made.page_tool_id:

@@ -9,7 +9,6 @@ call, and how many arguments each takes, are toolgen/language.py's registry, whi
 from __future__ import annotations
 
 import ast
-import datetime as dt
 import math
 import re
 from typing import Annotated, Any, Literal
@@ -19,13 +18,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from toolgen import language
 from toolgen.bounds import MAX_ROUND_DIGITS
+from toolgen.program_values import (
+    MAX_SETTINGS,
+    default_problem,
+    seed_problem,
+    setting_problem,
+    typed_default,
+)
 
-FieldType = Literal["string", "text", "number", "integer", "boolean", "date", "time"]
+FieldType = Literal["string", "text", "number", "integer", "boolean", "date", "time", "list"]
+ItemType = Literal["number", "integer", "string"]
 NAME = r"^[a-z][a-z0-9_]{0,39}$"
 OP_ID = r"^[a-z][A-Za-z0-9]{0,63}$"
 PATH = r"^/([a-z0-9_-]+(/[a-z0-9_-]+)*)?(/\{id\})?$"
 MAX_EXPR = 300
-DATE_SENTINEL = re.compile(r"\$today|\$next:(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
 # Names an expression may call, by context: toolgen/language.py's registry, which the runtime binds exactly
 # (toolgen/runtime/functions.py; a unit test compares them).
 AGGREGATE_FUNCTIONS = language.function_names(language.AGGREGATE)
@@ -53,14 +59,21 @@ class Strict(BaseModel):
 
 
 class FieldSpec(Strict):
-    type: FieldType
+    type: FieldType = Field(
+        description="list: a list of items of one type, of any length up to max_items (a group of any size, a "
+        "list of rooms): only as an input of a POST compute; parallel lists are zipped by position"
+    )
     label: str = Field(default="", max_length=60)
     required: bool = False
-    default: Any = None
+    default: Any = Field(
+        default=None, description="a value the field accepts; a date's may be '$today' or '$next:MM-DD'"
+    )
     enum: list[str] | None = Field(default=None, max_length=50)
     minimum: float | None = None
     maximum: float | None = None
     max_length: int = Field(default=200, ge=1, le=2000)
+    items: ItemType | None = Field(default=None, description="a list's item type: number, integer or string")
+    max_items: int = Field(default=50, ge=1, le=100, description="a list's most items")
 
     @model_validator(mode="before")
     @classmethod
@@ -69,72 +82,18 @@ class FieldSpec(Strict):
         or a page would send "30.0", which an integer refuses), "30" for a number is 30, "true" for a boolean true."""
         if not isinstance(data, dict) or data.get("default") is None:
             return data
-        kind, default = data.get("type"), data["default"]
-        typed = default
-        if kind in ("number", "integer") and isinstance(default, str):
-            try:
-                typed = float(default.strip())
-            except ValueError:
-                return data  # refused below, saying why
-        if kind == "integer" and isinstance(typed, float) and typed.is_integer():
-            typed = int(typed)
-        if kind == "boolean" and isinstance(default, str) and default.strip().lower() in ("true", "false"):
-            typed = default.strip().lower() == "true"
-        return data if typed is default else {**data, "default": typed}
+        typed = typed_default(data.get("type"), data["default"], data.get("items"))
+        return data if typed is data["default"] else {**data, "default": typed}
 
     @model_validator(mode="after")
     def _default_fits(self) -> FieldSpec:
         """A default is a value the field itself would accept: the probe and the page send it as it is."""
+        if (self.type == "list") != (self.items is not None):
+            raise ValueError("a list field says its items' type (number, integer or string), and only a list does")
         problem = default_problem(self)
         if problem:
             raise ValueError(problem)
         return self
-
-
-_TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
-
-
-def _is_date(value: str) -> bool:
-    try:
-        return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)) and dt.date.fromisoformat(value) is not None
-    except ValueError:
-        return False
-
-
-def default_problem(spec: FieldSpec) -> str | None:
-    """Why ``spec.default`` is not a value of its field (None when it is, or when there is none)."""
-    value, kind = spec.default, spec.type
-    if value is None:
-        return None
-    if isinstance(value, str) and value.startswith("$"):
-        if kind != "date" or not DATE_SENTINEL.fullmatch(value):
-            return "a '$' default is '$today' or '$next:MM-DD', on a date field"
-        return None
-    if kind in ("number", "integer"):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            return f"the default {value!r} of a {kind} field is not a number"
-        if kind == "integer" and not float(value).is_integer():
-            return f"the default {value!r} of an integer field is not a whole number"
-        if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
-            return f"the default {value!r} is outside the field's minimum and maximum"
-        return None
-    if kind == "boolean":
-        return None if isinstance(value, bool) else f"the default {value!r} of a boolean field is not true or false"
-    if not isinstance(value, str):
-        return f"the default {value!r} of a {kind} field is not text"
-    if kind == "date":
-        return (
-            None
-            if _is_date(value)
-            else f"the default {value!r} of a date field is not YYYY-MM-DD, '$today' or '$next:MM-DD'"
-        )
-    if kind == "time":
-        return None if _TIME.fullmatch(value) else f"the default {value!r} of a time field is not HH:MM"
-    if spec.enum and value not in spec.enum:
-        return f"the default {value!r} is not one of the field's choices"
-    if len(value) > spec.max_length:
-        return "the default is longer than the field allows"
-    return None
 
 
 def _shorthand(value: Any) -> Any:
@@ -249,7 +208,7 @@ def check_row_passes(op_id: str, exprs: list[str]) -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 f = language.FUNCTIONS.get(node.func.id)
                 if f is not None and f.elementwise and any(_may_be_list(a) for a in node.args):
-                    walks.add(("**", ast.dump(node)))
+                    walks.add(("**" if node.func.id == "pow" else "", ast.dump(node)))
                 elif node.func.id not in SCALAR_CALLS:
                     walks.add((node.func.id, ast.dump(node)))
             elif isinstance(node, ast.BinOp | ast.UnaryOp) and _may_be_list(node):
@@ -272,6 +231,8 @@ def _may_be_list(node: ast.AST) -> bool:
         return any(_may_be_list(o) for o in ([node.body, node.orelse] if isinstance(node, ast.IfExp) else node.values))
     if isinstance(node, ast.Call):
         f = language.FUNCTIONS.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if f is not None and f.elementwise:  # item by item: a list only when it is given one
+            return any(_may_be_list(a) for a in node.args)
         return f is None or f.lists
     return isinstance(node, ast.Name | ast.Subscript)
 
@@ -503,6 +464,22 @@ class Migration(Strict):
         return Migration(revision=revision, entity=self.entity, rename=back, scale=scale)
 
 
+class Setting(Strict):
+    """A named value of the tool that every expression reads by its name, shown on its page, and changed by a
+    follow-up ("my roommates are Anna, Ben and Chloe", "rent is 7000 now")."""
+
+    label: str = Field(default="", max_length=60, description="its display name, in the request's language")
+    value: Any = Field(description="a number, a text, true or false, or a list of numbers or of texts (at most 50)")
+
+    @field_validator("value")
+    @classmethod
+    def _plain(cls, value: Any) -> Any:
+        problem = setting_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+
 class Provenance(Strict):
     request: str = Field(default="", max_length=2000)
     memories: list[str] = Field(default_factory=list)
@@ -573,11 +550,30 @@ class ToolProgram(Strict):
     labels: dict[str, Annotated[str, Field(max_length=60)]] = Field(
         default_factory=dict, max_length=60, description="display names of figures (metrics, outputs, computed)"
     )
+    settings: dict[str, Setting] = Field(
+        default_factory=dict,
+        max_length=MAX_SETTINGS,
+        description="named values from the request that every expression reads by name (the people a cost is "
+        "split among, a rent, a start date); a follow-up can change them; no field, input or constant of the same name",
+    )
+    seed: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict,
+        description="starting rows per entity, stored for the person when the tool is made (the chores, kids or "
+        "rooms the request names): at most 50 an entity, 200 in all, each a row the entity's create accepts",
+    )
     provenance: Provenance = Provenance()
 
     @model_validator(mode="after")
     def _consistent(self) -> ToolProgram:
         _check_names(self.entities, "entity")
+        _check_names(self.settings, "setting")
+        for entity_name, entity in self.entities.items():
+            lists = [n for n, spec in entity.fields.items() if spec.type == "list"]
+            if lists:
+                raise ValueError(f"entity {entity_name}: a row's field is one value, not a list: {lists}")
+        problem = seed_problem(self.seed, self.entities)
+        if problem:
+            raise ValueError(problem)
         seen_ids: set[str] = set()
         seen_routes: set[tuple[str, str]] = set()
         if any(m.revision > self.revision for m in self.migrations):
@@ -602,10 +598,12 @@ class ToolProgram(Strict):
             if entity is None:
                 raise ValueError(f"operation {op.id} names unknown entity {op.entity!r}")
             columns = set(entity.fields) | RESERVED
-            constants = set(getattr(op, "constants", {}) or {})
+            own = getattr(op, "constants", {}) or {}
+            _check_names(own, "constant")
+            self._check_settings_apart(op, columns | set(own) | set(getattr(op, "inputs", {}) or {}))
+            constants = set(own) | set(self.settings)
             types = {**{name: spec.type for name, spec in entity.fields.items()}, **dict.fromkeys(RESERVED, "string")}
-            text = _text_names(types, getattr(op, "constants", {}) or {})
-            _check_names(constants, "constant")
+            text = _text_names(types, {**self._setting_values(), **own})
             for name in getattr(op, "filters", []):
                 if name not in entity.fields:
                     raise ValueError(f"operation {op.id} filters on unknown field {name!r}")
@@ -650,8 +648,11 @@ class ToolProgram(Strict):
             _check_names(op.inputs, "input")
             _check_names(op.outputs, "output")
             _check_names(op.constants, "constant")
-            known = set(op.inputs) | set(op.constants)
-            text = _text_names({name: spec.type for name, spec in op.inputs.items()}, op.constants)
+            self._check_settings_apart(op, set(op.inputs) | set(op.constants) | set(op.outputs))
+            if op.method == "GET" and any(spec.type == "list" for spec in op.inputs.values()):
+                raise ValueError(f"operation {op.id}: a list input is sent in a body: the operation is a POST")
+            known = set(op.inputs) | set(op.constants) | set(self.settings)
+            text = _text_names({n: s.type for n, s in op.inputs.items()}, {**self._setting_values(), **op.constants})
             for name, expr in op.outputs.items():  # an output may use the outputs before it
                 check_expression(expr, known, COMPUTE_FUNCTIONS, text_names=text)
                 known.add(name)
@@ -664,12 +665,24 @@ class ToolProgram(Strict):
                 for name in re.findall(r"\{([a-z][a-z0-9_]*)\}", value):
                     if name not in op.inputs:
                         raise ValueError(f"operation {op.id}: query uses {{{name}}}, which is not an input")
-            known = set(op.fields) | set(op.inputs) | set(op.constants)
+            self._check_settings_apart(op, set(op.fields) | set(op.inputs) | set(op.constants) | set(op.outputs))
+            known = set(op.fields) | set(op.inputs) | set(op.constants) | set(self.settings)
             types = {**op.fields, **{name: spec.type for name, spec in op.inputs.items()}}
-            text = _text_names(types, op.constants)
+            text = _text_names(types, {**self._setting_values(), **op.constants})
             for name, expr in op.outputs.items():
                 check_expression(expr, known, COMPUTE_FUNCTIONS, text_names=text)
                 known.add(name)
+
+    def _setting_values(self) -> dict[str, Any]:
+        return {name: setting.value for name, setting in self.settings.items()}
+
+    def _check_settings_apart(self, op: Any, names: set[str]) -> None:
+        """A setting is read by its name in every expression: no name of the operation's may be it too."""
+        clash = sorted(names & set(self.settings))
+        if clash:
+            raise ValueError(f"operation {op.id}: {clash} is named like a setting of the tool")
+        if any(spec.type == "list" for spec in (getattr(op, "inputs", None) or {}).values()) and op.kind != "compute":
+            raise ValueError(f"operation {op.id}: only a compute operation takes a list input")
 
     def operation(self, op_id: str) -> Any:
         """The operation with this id (KeyError if none)."""

@@ -145,8 +145,9 @@ def test_reader_and_embedder_follow_the_environment(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY_SECRET_ARN", raising=False)
     assert isinstance(reader_from_environment(), RuleReader) and embedder_from_environment() is None
+    monkeypatch.delenv("TOOLGEN_BEDROCK_MODEL_ID", raising=False)
     monkeypatch.setenv("MEMORY_EXTRACTION", "llm")
-    with pytest.raises(ConfigError, match="needs OPENAI_API_KEY"):
+    with pytest.raises(ConfigError, match="needs a model: TOOLGEN_BEDROCK_MODEL_ID, or OPENAI_API_KEY"):
         reader_from_environment()
     monkeypatch.setenv("MEMORY_EMBEDDING_MODEL", "text-embedding-3-small")
     with pytest.raises(ConfigError, match="needs OPENAI_API_KEY"):
@@ -164,6 +165,14 @@ def test_reader_and_embedder_follow_the_environment(monkeypatch):
     monkeypatch.setenv("MEMORY_EMBEDDING_DIMENSIONS", "lots")
     with pytest.raises(ConfigError, match="whole number"):
         embedder_from_environment()
+    # Bedrock reads facts too, with no key at all
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.delenv("MEMORY_EMBEDDING_MODEL")
+    monkeypatch.delenv("MEMORY_EMBEDDING_DIMENSIONS")
+    monkeypatch.setenv("MEMORY_EXTRACTION", "auto")
+    monkeypatch.setenv("TOOLGEN_BEDROCK_MODEL_ID", "amazon.nova-lite-v1:0")
+    reader = reader_from_environment()
+    assert isinstance(reader, LLMReader) and reader.name == "llm:amazon.nova-lite-v1:0"
 
 
 def test_the_meaning_scale_must_rise(monkeypatch):

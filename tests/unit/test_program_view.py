@@ -14,7 +14,7 @@ from toolgen.planner import OfflinePlanner
 from toolgen.runtime import view
 
 KIND = {"ToolProgram": "program", "Entity": "entity", "FieldSpec": "field", "UiHints": "plain"}
-KIND |= {"Limits": "plain", "Provenance": "plain", "Migration": "plain"}
+KIND |= {"Limits": "plain", "Provenance": "plain", "Migration": "plain", "Setting": "plain"}
 
 
 def _nested(annotation: typing.Any) -> tuple[str, str] | None:

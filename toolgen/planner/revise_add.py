@@ -50,6 +50,8 @@ def _own(program: ToolProgram, entity: str) -> list[FieldDef]:
     for name, spec in program.entities[entity].fields.items():
         label = bare(spec.label) or name
         kind = spec.type
+        if kind == "list":  # a row holds none (program.py): only a calculation's input may be a list
+            continue
         own.append(FieldDef(name=name, type=kind, label=Words(en=label[:80], zh=label[:80])))
     return own
 

@@ -76,11 +76,17 @@ def _call(app: Any, op: Any, row_id: str | None = None, query: dict[str, str] | 
 def trial(program: ToolProgram, today: dt.date | None = None) -> None:
     """Run every operation of ``program`` once (see the module's docstring); TrialError at the first that fails."""
     from toolgen.runtime.app import ToolApp
+    from toolgen.runtime.rows import RowStore
+    from toolgen.runtime.values import check_object
     from toolgen.table import MemoryTable
 
     day = today or dt.datetime.now(dt.UTC).date()
     table, key = MemoryTable(), "trial-only"  # no token is ever made: the operations are run directly
     app = ToolApp(program, tool_id="t" + "0" * 20, owner=OWNER, table=table, secret=key, clock=lambda: day)
+    rows = RowStore(table, app.home, OWNER, program)
+    for entity, entity_rows in program.seed.items():  # the starting rows first, as the person's tool will have them
+        for row in entity_rows:
+            rows.create(entity, check_object(row, program.entities[entity].fields, today=day))
     made: dict[str, str] = {}  # entity -> the id of the row added
     for op in program.operations:
         if isinstance(op, CreateOp) and op.entity not in made:

@@ -192,6 +192,10 @@ class ToolApp:
             "title": self.program.title,
             "operations": ops,
             "defaults": self.program.defaults,
+            "settings": {
+                name: {"label": setting.label, "value": setting.value}
+                for name, setting in (getattr(self.program, "settings", None) or {}).items()
+            },
         }
 
     def run(self, op: Any, user: str, row_id: str | None, query: dict[str, str], body: Any) -> dict[str, Any]:
@@ -212,7 +216,7 @@ class ToolApp:
         if kind == "aggregate":
             return response(200, operations.aggregate(self.program, op, rows, query, today))
         if kind == "compute":
-            return response(200, operations.compute(op, query, body, today, self.program.labels))
+            return response(200, operations.compute(self.program, op, query, body, today))
         if kind == "fetch":
             return response(200, run_fetch(self.program, op, query, today))
         raise RouteNotFound(Message("no_handler", op=op.id))

@@ -29,7 +29,7 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 import jmespath
 
-from toolgen.runtime import expressions
+from toolgen.runtime import expressions, operations
 from toolgen.runtime.deadline import open_tcp, open_tls, resolve
 from toolgen.runtime.errors import Forbidden, UpstreamError
 from toolgen.runtime.messages import Message
@@ -200,7 +200,8 @@ def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: d
         if not isinstance(selected, dict):
             raise UpstreamError(Message("upstream_shape", host=host))
         values = {k: selected.get(k) for k in op.fields}
-        result = expressions.compute(op.outputs, {**values, **inputs}, op.constants, today=today, declared=op.inputs)
+        names = operations.constants(program, op)
+        result = expressions.compute(op.outputs, {**values, **inputs}, names, today=today, declared=op.inputs)
         if any(v is None for v in result.values()):
             raise UpstreamError(Message("upstream_lacks", host=host))
         return {**inputs, **result}

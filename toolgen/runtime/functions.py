@@ -122,17 +122,34 @@ def _math(work: Work) -> dict[str, Callable[..., Any]]:
             return each(power, base, exponent, work)
         return power(base, exponent)
 
+    def items(fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` of one value, or of each item of a list (a null item, or one it cannot take, stays null)."""
+
+        def call(value: Any, *rest: Any) -> Any:
+            if not isinstance(value, list):
+                return fn(value, *rest)
+            work.spend(len(value))
+            out = Data()
+            for item in value:
+                try:
+                    out.append(None if item is None else fn(item, *rest))
+                except (TypeError, ValueError, ArithmeticError):
+                    out.append(None)
+            return out
+
+        return call
+
     return {
-        "round": round_to,
-        "abs": abs,
-        "floor": math.floor,
-        "ceil": math.ceil,
+        "round": items(round_to),
+        "abs": items(abs),
+        "floor": items(math.floor),
+        "ceil": items(math.ceil),
         "given": given,
         "coalesce": coalesce,
-        "log": _real(math.log),
-        "log10": _real(math.log10),
-        "exp": _real(math.exp),
-        "sqrt": _real(math.sqrt),
+        "log": items(_real(math.log)),
+        "log10": items(_real(math.log10)),
+        "exp": items(_real(math.exp)),
+        "sqrt": items(_real(math.sqrt)),
         "pow": pow_,
     }
 

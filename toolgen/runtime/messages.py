@@ -25,6 +25,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "too_long": ("{name} is longer than {max_length} characters", "{label}不能超过 {max_length} 个字符"),
     "control": ("{name} holds control characters", "{label}含有控制字符"),
     "not_allowed": ("{name} must be one of {choices}", "{label}必须是以下之一：{choices}"),
+    "not_list": ("{name} must be a list", "{label}必须是一个列表"),
+    "too_many_items": ("{name} holds more than {max_items} items", "{label}最多 {max_items} 项"),
     # expressions.py: a figure the caller's inputs put out of range (an overflow, the root of a negative)
     "result_out_of_range": (
         "{name} cannot be computed from these inputs: the result is out of range",
@@ -90,6 +92,8 @@ _PROBLEMS_ZH = {
     "too long": "太长",
     "control characters": "含有控制字符",
     "not allowed": "不在可选范围内",
+    "expected list": "应为列表",
+    "too many items": "项数太多",
     "unknown parameter": "未知参数",
     "repeated parameter": "参数重复",
 }

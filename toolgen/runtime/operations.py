@@ -20,6 +20,13 @@ if TYPE_CHECKING:  # the runtime reads programs as views (toolgen/runtime/view.p
     from toolgen.program import AggregateOp, ComputeOp, CreateOp, Entity, FieldSpec, ListOp, ToolProgram, UpdateOp
 
 
+def constants(program: ToolProgram, op: Any) -> dict[str, Any]:
+    """What an operation's expressions read besides rows and inputs: the tool's settings (a program deployed before
+    settings has none), then the operation's own constants (never named alike: program.py)."""
+    settings = getattr(program, "settings", None) or {}
+    return {**{name: setting.value for name, setting in settings.items()}, **(getattr(op, "constants", None) or {})}
+
+
 def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today: dt.date) -> dict[str, Any]:
     """Store one row: checked fields, defaults, then derived fields for what is still missing."""
     fields = program.entities[op.entity].fields
@@ -28,7 +35,7 @@ def create(program: ToolProgram, op: CreateOp, rows: RowStore, body: Any, today:
     labels = {name: fields[name].label for name in missing}
     # strict: a derived value the caller's own fields put out of range is theirs to fix (422), not a silent gap
     derived = expressions.row_values(
-        missing, data, op.constants, today=today, strict=True, labels=labels, fields=fields
+        missing, data, constants(program, op), today=today, strict=True, labels=labels, fields=fields
     )
     for name, value in derived.items():
         if value is not None:
@@ -93,7 +100,7 @@ def list_rows(
     if "limit" in query:
         limit = int(check_number("limit", query["limit"], "integer", 1, op.limit, from_text=True))
     wanted = _filters(entity, op.filters, query)
-    names = {**op.constants, **_inputs(op, query, today)}
+    names = {**constants(program, op), **_inputs(op, query, today)}
     name, reverse = op.sort.lstrip("-"), op.sort.startswith("-")
     newest_first = reverse or name not in KEY_ORDER
     # "null" or nothing is the first page: what a model writes for an optional input it has no value for (Dify)
@@ -134,17 +141,18 @@ def aggregate(
     inputs = _inputs(op, query, today)
 
     def compute() -> dict[str, Any]:
-        return _figures(entity, op, rows, wanted, inputs, today)
+        return _figures(entity, op, rows, wanted, {**constants(program, op), **inputs}, today)
 
     return figures.kept_or_computed(rows, op, wanted, today, compute, inputs=inputs)
 
 
 def _figures(
-    entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], inputs: dict[str, Any], today: dt.date
+    entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], names: dict[str, Any], today: dt.date
 ) -> dict[str, Any]:
+    """``names``: what the expressions read besides the rows (settings, constants, the caller's inputs)."""
     read = rows.recent(op.entity, FIGURE_ROWS + 1)  # one more than the window: whether there are older rows
     partial = len(read) > FIGURE_ROWS
-    answer = _over(entity, op, read[-FIGURE_ROWS:], wanted, inputs, today)
+    answer = _over(entity, op, read[-FIGURE_ROWS:], wanted, names, today)
     if partial:  # said, never silent: a total over the newest rows is not the all-time total
         answer["newest"] = FIGURE_ROWS
     return answer
@@ -155,10 +163,9 @@ def _over(
     op: AggregateOp,
     read: list[dict[str, Any]],
     wanted: dict[str, Any],
-    inputs: dict[str, Any],
+    names: dict[str, Any],
     today: dt.date,
 ) -> dict[str, Any]:
-    names = {**op.constants, **inputs}
     computed: dict[str, str] = getattr(op, "computed", None) or {}  # a program deployed before has none
     if computed:  # over every row read, before any is left out: prev() reads the row before, whichever it is
         by = next((name for name in ("date", op.period_field) if name in entity.fields), None)
@@ -191,13 +198,11 @@ def _over(
     return {"groups": [{"key": key, "metrics": figures(groups[key])} for key in keys]}
 
 
-def compute(
-    op: ComputeOp, query: dict[str, str], body: Any, today: dt.date, labels: dict[str, str] | None = None
-) -> dict[str, Any]:
+def compute(program: ToolProgram, op: ComputeOp, query: dict[str, str], body: Any, today: dt.date) -> dict[str, Any]:
     """The operation's outputs for checked inputs (query inputs for GET, a JSON body for POST); an output the inputs
     put out of range (an overflow, the root of a negative) is a 422 naming it (by its label in ``labels``)."""
     from_query = op.method == "GET"
     inputs = check_object(query if from_query else body, op.inputs, from_text=from_query, today=today)
     return expressions.compute(
-        op.outputs, inputs, op.constants, today=today, strict=True, labels=labels, declared=op.inputs
+        op.outputs, inputs, constants(program, op), today=today, strict=True, labels=program.labels, declared=op.inputs
     )

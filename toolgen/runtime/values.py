@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from toolgen.bounds import MAX_NUMBER
+from toolgen.program_values import item_spec
 from toolgen.runtime.errors import Invalid
 from toolgen.runtime.messages import Message
 
@@ -52,6 +53,8 @@ def check_number(
 def check_value(name: str, value: Any, spec: FieldSpec, *, from_text: bool = False) -> Any:
     """``value`` converted to the field's type, or Invalid saying what is wrong."""
     said = {"name": name, "label": spec.label}
+    if spec.type == "list":
+        return _check_list(name, value, spec, said)
     if spec.type in ("number", "integer"):
         return check_number(name, value, spec.type, spec.minimum, spec.maximum, from_text=from_text, label=spec.label)
     if spec.type == "boolean":
@@ -78,6 +81,24 @@ def check_value(name: str, value: Any, spec: FieldSpec, *, from_text: bool = Fal
     if spec.enum and value not in spec.enum:
         raise Invalid(Message("not_allowed", choices=list(spec.enum), **said), details={name: "not allowed"})
     return value
+
+
+def _check_list(name: str, value: Any, spec: FieldSpec, said: dict[str, str]) -> list[Any]:
+    """A list input (a JSON array in a body): at most ``max_items`` items, each a value of the item type, held to
+    the list's bounds and choices; an item's problem is said with its place ("areas[2]")."""
+    if not isinstance(value, list):
+        raise Invalid(Message("not_list", **said), details={name: "expected list"})
+    if len(value) > spec.max_items:
+        raise Invalid(Message("too_many_items", max_items=spec.max_items, **said), details={name: "too many items"})
+    each = item_spec(spec)
+    checked = []
+    for i, item in enumerate(value):
+        try:
+            checked.append(None if item is None else check_value(f"{name}[{i}]", item, each))
+        except Invalid as e:
+            problem = next(iter((e.details_value or {}).values()), e.message)
+            raise Invalid(e.said or e.message, details={name: f"item {i}: {problem}"}) from e
+    return checked
 
 
 def _bad_date(said: dict[str, str]) -> str:

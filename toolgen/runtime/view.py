@@ -25,6 +25,7 @@ SHAPE: dict[str, dict[str, tuple[str, str]]] = {
         "limits": ("one", "plain"),
         "provenance": ("one", "plain"),
         "migrations": ("list", "plain"),
+        "settings": ("map", "plain"),
     },
     "entity": {"fields": ("map", "field")},
     "operation": {"inputs": ("map", "field")},

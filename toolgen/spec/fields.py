@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from toolgen.bounds import MAX_NUMBER
 from toolgen.program import FieldSpec
+from toolgen.program_values import item_spec
 
 MAX_DESCRIPTION = 700  # GPT Actions' limit for a parameter
 NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u0008\\u000B-\\u001F]*$"
@@ -48,6 +49,7 @@ _WORDS: dict[str, dict[str, Any]] = {
             "boolean": "true or false.",
             "date": "A date, YYYY-MM-DD.",
             "time": "A time, HH:MM.",
+            "list": "A list.",
         },
     },
     "zh": {
@@ -67,6 +69,7 @@ _WORDS: dict[str, dict[str, Any]] = {
             "boolean": "true 或 false。",
             "date": "日期，YYYY-MM-DD。",
             "time": "时间，HH:MM。",
+            "list": "一组值。",
         },
     },
 }
@@ -75,6 +78,8 @@ _WORDS: dict[str, dict[str, Any]] = {
 def plain_default(spec: FieldSpec) -> tuple[bool, Any]:
     """``(True, value)`` when the field's default is a literal of its own type (a boolean's is true or false)."""
     value = spec.default
+    if spec.type == "list":  # a list's default is held to its items when the program is validated
+        return isinstance(value, list), value if isinstance(value, list) else None
     if spec.type == "boolean":
         fits = isinstance(value, bool)
     elif spec.type in ("number", "integer"):
@@ -90,6 +95,8 @@ def example(spec: FieldSpec) -> Any:
     has_default, default = plain_default(spec)
     if has_default:
         return default
+    if spec.type == "list":
+        return [example(item_spec(spec))]
     if spec.enum:
         return spec.enum[0]
     value = EXAMPLES[spec.type]
@@ -132,6 +139,18 @@ def field_schema(spec: FieldSpec | str, lang: str = "en", *, default: bool = Tru
         spec = FieldSpec(type=spec)  # type: ignore[arg-type]
     kind = spec.type
     schema: dict[str, Any]
+    if kind == "list":  # its items' own schema, every item a value of one type (importers need `items`)
+        item = field_schema(item_spec(spec), lang, default=False)
+        item.pop("description", None)
+        schema = {"type": "array", "items": item, "maxItems": spec.max_items}
+        description = describe(spec, lang, default=default)
+        if description:
+            schema["description"] = description
+        has_default, value = plain_default(spec)
+        if default and has_default:
+            schema["default"] = value
+        schema["examples"] = [example(spec)]
+        return schema
     if kind in ("number", "integer", "boolean"):
         schema = {"type": kind}
     elif kind == "date":
