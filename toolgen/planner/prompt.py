@@ -86,6 +86,13 @@ medicines and doses", "a list of people to call", "record what I pay each month"
   are used once; GET / is the platform's.
 - A default is a value its field accepts: a whole number for an integer, one of the enum's choices; a date's
   default may be '$today' or '$next:MM-DD' (the next such day).
+- settings: named values the request gives that every expression reads by name, shown on the page, changed by
+  a follow-up: {{"roommates": {{"label": "Roommates", "value": ["Anna", "Ben", "Chloe"]}}, "rent": {{"label":
+  "Rent", "value": 6500}}}}. A setting's name is no field's, input's or constant's.
+- seed: starting rows per entity, stored when the tool is made: the tasks, kids, rooms or items the request
+  lists ({{"chore": [{{"task": "dishes", "every_days": 1}}, ...]}}), each a row the entity accepts.
+- A compute input may be a list ("type": "list", "items": "number" | "integer" | "string", max_items): a group of
+  any size or a list of rooms, sent by POST. Parallel lists are zipped by position.
 - labels: a display name for every metric, output and computed name, in the request's language.
 - title and description in the request's language; ui.mode light, dark or auto. Leave ui.theme and limits.
 - Make what the person needs first: the fields they list, the figures they ask for (per week, per month, against
@@ -110,11 +117,19 @@ Functions in a compute's or a fetch's outputs (names are the inputs, constants a
   does not recompute it).
 - list: one page of rows, newest first (limit, at most 1000; the caller pages with next), sorted by sort ("-date":
   descending). filters: fields the caller may filter on by equality. where: only rows for which it is true.
-  computed: figures per row, in order.
+  computed: figures per row, in order; prev(name) is a field's (or an earlier computed figure's) value on the
+  row before by date ("kWh used since the last reading": reading - prev(reading)), null on the first row.
+  inputs: optional query parameters the caller types (a number of players, a date range), null when not given,
+  read by where and computed: "not given(players) or (min_players <= players and players <= max_players)".
 - update changes only the fields it is given; get and delete take the row's id.
 - aggregate: metrics over the person's rows (the newest 2,000), oldest first by the date field. period: only the
   current day, week (ISO, Monday first), month or year of period_field. group_by: the metrics per value of a
-  field. filters and where as a list's. Without rows a sum is 0, an average, a min or a max is null.
+  field. series ("day", "week", "month", "year", with series_count, at most 60): the metrics for each of the
+  latest periods, oldest first ("average pace each week"); not with period or group_by. computed: per-row
+  figures, prev() among them, that the metrics read as columns ("litres per 100 km between fill-ups":
+  computed {{"l100": "litres / (odometer - prev(odometer)) * 100"}}, metric "avg(l100)"). inputs as a list's
+  ("my current mileage": a metric "interval - (current_km - last(odometer_at_service))"). filters and where as a
+  list's. Without rows a sum is 0, an average, a min or a max is null.
 - compute: method GET takes the inputs as query parameters, POST as a JSON body; each output may use the ones
   before it; constants hold numbers, text, lists and tables (a dict) the formulas read.
 - fetch: a GET to one of the public APIs below, with query values written in (an input's value as {{name}}). The
