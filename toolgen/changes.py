@@ -21,6 +21,7 @@ ChangeOp = Literal[
     #                  program's default of that name -> value
     "set_unit",  # field's unit -> value (label: its new label); numbers scaled by factor, rows too
     "set_theme",  # the page's mode -> value: light, dark or auto
+    "set_setting",  # field names a setting of the tool (its roommates, its rent) -> value, of the setting's kind
     "add_figure",  # operation: an aggregate added
     "add_operation",  # operation: another operation added (an update of rows, say)
 ]
@@ -38,7 +39,8 @@ class Change(BaseModel):
     label: str | None = Field(default=None, max_length=60, description="the field's new label")
     spec: dict[str, Any] | None = Field(default=None, description="add_field: its FieldSpec")
     value: Any = Field(
-        default=None, description="the new value (set_default, set_goal, set_constant, set_unit, set_theme)"
+        default=None,
+        description="the new value (set_default, set_goal, set_constant, set_unit, set_theme, set_setting)",
     )
     factor: float | None = Field(default=None, description="set_unit: new value = old value x factor")
     operation: dict[str, Any] | None = Field(default=None, description="add_figure, add_operation: the operation")

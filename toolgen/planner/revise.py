@@ -24,13 +24,14 @@ from toolgen.planner.revise_values import (
     read_goal,
     read_operation,
     read_rename,
+    read_setting,
     read_unit,
     target_unit,
 )
 from toolgen.planner.revision_apply import apply
 from toolgen.planner.revision_describe import describe
 from toolgen.planner.revision_messages import not_possible, unclear
-from toolgen.planner.revision_words import constant_words, constants, find_fields, main_entity
+from toolgen.planner.revision_words import constant_words, constants, find_fields, main_entity, setting_named
 from toolgen.program import MAX_REVISIONS, ToolProgram
 
 __all__ = ["apply", "describe", "read"]
@@ -164,7 +165,10 @@ def read(prompt: str, program: ToolProgram) -> list[Change]:
     lang = "zh" if is_chinese(prompt) else "en"
     changes: list[Change] = []
     last: str | None = None
-    for clause in _clauses(prompt):
+    named = setting_named(prompt, program)
+    if named is not None:  # "my roommates are Anna, Ben and Chloe": the list is the value, not clauses to read
+        changes = read_setting(prompt, program, *named, lang)
+    for clause in _clauses(prompt) if not changes else []:
         kind = _kind(clause, program)
         if kind is None and last in _INHERITED and re.search(r"\w", clause):
             kind = last

@@ -171,6 +171,46 @@ def read_constant(clause: str, program: ToolProgram, name: str, lang: str) -> li
     return [Change(op="set_constant", field=name, value=value)]
 
 
+# What comes between a setting's word and its new value: "are", "is now", "改成", "：".
+_SETTING_CUE = re.compile(
+    r"^\s*(?:(?:are|is|=|:|：|to|now|just|only|become|changed?|set|should be|will be|"
+    r"是|为|改成|改为|换成|变成|现在是|有|了|改|换)\s*)+",
+    re.IGNORECASE,
+)
+_ITEMS = re.compile(r"\s*(?:,|，|、|;|；|/|\band\b|&|和|及|以及|跟|与)\s*", re.IGNORECASE)
+_TRAILING = re.compile(r"(?:\s*(?:now|then|please|一下|了|吧|啊|。|\.|!|！))+$", re.IGNORECASE)
+
+
+def read_setting(prompt: str, program: ToolProgram, name: str, word: str, lang: str) -> list[Change]:
+    """'my roommates are Anna, Ben and Chloe', '室友改成小王、小李', 'rent is 7000 now': a setting's new value, of the
+    kind it holds (a list of names or numbers, a number, a text), read from what follows the word that names it."""
+    setting = program.settings[name]
+    lowered = prompt.lower()
+    after = prompt[lowered.find(word) + len(word) :] if word in lowered else prompt
+    after = _TRAILING.sub("", _SETTING_CUE.sub("", re.sub(r"^s\b", "", after)).strip())
+    current = setting.value
+    value: Any = None
+    if isinstance(current, list):
+        items = [item.strip(" '\"“”‘’") for item in _ITEMS.split(after)]
+        items = [item for item in items if item]
+        if current and all(isinstance(v, int | float) for v in current):
+            numbers = [number(item) for item in items]
+            value = [_plain(n) for n in numbers if n is not None] if all(n is not None for n in numbers) else None
+        else:
+            value = items if all(len(item) <= 200 for item in items) else None
+        value = value if value and len(value) <= 50 else None
+    elif isinstance(current, bool):
+        value = None
+    elif isinstance(current, int | float):
+        found = number(after)
+        value = None if found is None else _plain(found)
+    elif after:
+        value = after[:200]
+    if value is None:
+        raise not_possible("no_value", lang, label=bare(setting.label) or name)
+    return [Change(op="set_setting", field=name, value=value)]
+
+
 def target_unit(clause: str) -> str | None:
     """The unit a clause asks for ('show distance in miles', 'use miles instead of km', '距离改成英里'): named
     without a number before it ('30 km' is a quantity) and not as what it replaces."""

@@ -144,7 +144,8 @@ def _rename(draft: _Draft, change: Change) -> None:
     fields = draft.data["entities"][entity]["fields"]
     ops = draft.ops(entity)
     names = {*fields, "id", "created_at", "updated_at"}
-    names |= {n for op in ops for n in (*(op.get("computed") or {}), *(op.get("constants") or {}))}
+    names |= {n for op in ops for key in ("computed", "constants", "inputs") for n in op.get(key) or {}}
+    names |= set(draft.data.get("settings") or {})  # every expression reads a setting by its name
     if new != old and new in names:
         raise not_possible("taken", draft.lang, name=new)
     if new != old and new in draft.data["entities"][entity].get("hidden", {}):
@@ -281,6 +282,10 @@ def apply(program: ToolProgram, changes: list[Change], revision: int, *, lang: s
             _constant(draft, "goal" if change.op == "set_goal" else change.field or "", change.value)
         elif change.op == "set_theme":
             draft.data["ui"]["mode"] = change.value
+        elif change.op == "set_setting":
+            if change.field not in draft.data.get("settings", {}):
+                raise not_possible("no_value", draft.lang, label=change.field or "")
+            draft.data["settings"][change.field]["value"] = change.value
         else:
             _add(draft, change)
     for entity in draft.data["entities"]:

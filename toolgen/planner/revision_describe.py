@@ -63,6 +63,12 @@ def _line(change: Change, program: ToolProgram, zh: bool) -> str:
             if zh
             else (f"{_constant(program, change.field or '', zh)}: {_value(change.value)}")
         )
+    if op == "set_setting":
+        setting = program.settings.get(change.field or "")
+        name = (bare(setting.label) if setting else "") or (change.field or "")
+        value = change.value
+        shown = ("、" if zh else ", ").join(map(_value, value)) if isinstance(value, list) else _value(value)
+        return f"{name}：{shown}" if zh else f"{name}: {shown}"
     if op == "set_unit":
         unit = str(change.value)
         if zh:

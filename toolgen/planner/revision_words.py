@@ -160,6 +160,29 @@ def constants(program: ToolProgram) -> dict[str, Any]:
     return found
 
 
+def setting_named(text: str, program: ToolProgram) -> tuple[str, str] | None:
+    """The setting the text names (by its name or its label, singular or plural), and the word that named it."""
+    lowered = text.lower()
+    found: list[tuple[int, str, str]] = []
+    for name, setting in program.settings.items():
+        words = {name, name.replace("_", " "), bare(setting.label).lower()} - {""}
+        words |= {w[:-1] for w in words if w.endswith("s") and len(w) > 3}  # "roommates" said as "roommate"
+        for word in words:
+            chinese = re.search(r"[\u4e00-\u9fff]", word)
+            hit = lowered.find(word) if chinese else _word_at(lowered, word)
+            if hit >= 0:
+                found.append((hit, name, word))
+    if not found:
+        return None
+    _, name, word = min(found, key=lambda f: (f[0], -len(f[2])))
+    return name, word
+
+
+def _word_at(text: str, word: str) -> int:
+    match = re.search(rf"(?<![a-z]){re.escape(word)}s?(?![a-z])", text)
+    return match.start() if match else -1
+
+
 def constant_words(program: ToolProgram, name: str) -> set[str]:
     """The words that name one of the tool's constants: its own, and the labels of the figures that show it."""
     words = {name, name.replace("_", " "), *CONSTANT_WORDS.get(name, ())}
