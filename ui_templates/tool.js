@@ -134,7 +134,10 @@
     const errorId = id + "-error";
     const attrs = { name, id, "aria-describedby": errorId };
     let control;
-    if (spec.enum) {
+    if (spec.type === "list") {
+      // a list of any length, typed as its items separated by commas ("18, 12, 9"); each item is checked by the tool
+      control = el("input", { ...attrs, type: "text", inputmode: spec.items === "string" ? null : "decimal", "data-list": spec.items });
+    } else if (spec.enum) {
       control = el("select", attrs, spec.enum.map((v) => el("option", { value: v, text: v })));
     } else if (spec.type === "text") {
       control = el("textarea", { ...attrs, rows: 2, maxlength: spec.max_length });
@@ -145,7 +148,8 @@
       control = el("input", { ...attrs, type, step: spec.type === "number" ? "any" : spec.type === "integer" ? 1 : null,
         min: spec.minimum, max: spec.maximum, maxlength: type === "text" ? spec.max_length : null });
     }
-    const initial = value !== undefined ? value : resolveDefault(spec.default);
+    let initial = value !== undefined ? value : resolveDefault(spec.default);
+    if (spec.type === "list" && Array.isArray(initial)) initial = initial.join(", ");
     // set as the control's default too, so a form reset after a save brings the defaults back
     if (spec.type === "boolean") control.checked = control.defaultChecked = initial === true;
     else if (spec.enum) {
@@ -154,7 +158,7 @@
     } else if (initial !== null && initial !== undefined) control.value = control.defaultValue = initial;
     if (spec.required) control.required = true;
     const label = el("label", { for: id, class: spec.type === "boolean" ? "check" : null });
-    const text = document.createTextNode(spec.label || name);
+    const text = document.createTextNode((spec.label || name) + (spec.type === "list" ? " " + L.list_hint : ""));
     if (spec.type === "boolean") label.append(control, text);
     else label.append(text, control);
     label.appendChild(el("span", { class: "field-error", id: errorId }));
@@ -167,6 +171,10 @@
       const control = form.elements.namedItem(name); // not elements[name]: "item" or "length" would be the collection's own
       if (spec.type === "boolean") out[name] = control.checked;
       else if (control.value === "") continue;
+      else if (spec.type === "list") {
+        const items = control.value.split(/[,，、;；]/).map((x) => x.trim()).filter((x) => x !== "");
+        out[name] = spec.items === "string" ? items : items.map((x) => (Number.isNaN(Number(x)) ? x : Number(x)));
+      }
       else if (spec.type === "number" || spec.type === "integer") out[name] = Number(control.value);
       else out[name] = control.value;
     }
@@ -245,12 +253,73 @@
     return show(key);
   }
 
+  // An operation's own query inputs (a date range, a number of players, today's mileage): a small form above its
+  // figures or rows; what is typed there is sent with every refresh of that widget.
+  function queryForm(op, query, refresh) {
+    if (!Object.keys(op.inputs || {}).length) return [];
+    const form = formWidget("query", op.inputs, L.apply, async (values) => {
+      for (const key of Object.keys(query)) delete query[key];
+      for (const [k, v] of Object.entries(values)) query[k] = String(v);
+      await refresh();
+      say("");
+    }, { inline: true });
+    return [form];
+  }
+
+  // A series: each period's first figure as a bar (a count or an amount) or a line of points (an average or a
+  // reading), oldest first, its key's tail as the label; then every figure of each period as text.
+  function drawSeries(box, op, series) {
+    const first = Object.keys((series[0] && series[0].metrics) || {})[0];
+    if (!first || !series.length) {
+      box.appendChild(el("p", { class: "empty", text: L.empty }));
+      return;
+    }
+    const values = series.map((p) => Number(p.metrics[first]));
+    const known = values.filter((v) => !Number.isNaN(v) && v !== null);
+    const w = 600, h = 160, pad = 24;
+    const max = Math.max(...known, 1);
+    const title = L.series_chart.replace("{label}", metricName(first));
+    const chart = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title });
+    chart.appendChild(svg("title", {}, title));
+    chart.appendChild(svg("line", { class: "axis", x1: pad, y1: h - pad, x2: w - pad, y2: h - pad }));
+    const step = (w - 2 * pad) / series.length;
+    const line = /avg|average|mean|pace|rate|per|均|率/i.test(first + metricName(first));
+    const points = [];
+    series.forEach((p, i) => {
+      const v = Number(p.metrics[first]);
+      const x = pad + i * step + step / 2;
+      const label = p.key.length > 7 ? p.key.slice(5) : p.key;
+      if (series.length <= 16 || i % Math.ceil(series.length / 12) === 0) {
+        chart.appendChild(svg("text", { x, y: h - 8, "text-anchor": "middle" }, label));
+      }
+      if (p.metrics[first] === null || Number.isNaN(v)) return;
+      const y = h - pad - ((h - 2 * pad) * v) / max;
+      if (line) {
+        points.push(`${x},${y}`);
+        chart.appendChild(svg("circle", { class: "point", cx: x, cy: y, r: 3 }));
+      } else {
+        const bw = Math.max(2, Math.min(40, step - 6));
+        chart.appendChild(svg("rect", { class: "bar", x: x - bw / 2, y, width: bw, height: Math.max(2, h - pad - y), rx: 3 }));
+      }
+      if (series.length <= 16) chart.appendChild(svg("text", { x, y: y - 4, "text-anchor": "middle" }, show(v)));
+    });
+    if (line && points.length > 1) chart.insertBefore(svg("polyline", { class: "line", points: points.join(" "), fill: "none" }), chart.firstChild.nextSibling);
+    box.appendChild(el("div", { class: "chart" }, [el("h3", { text: title }), chart]));
+    for (const p of series.slice().reverse()) {
+      const parts = Object.entries(p.metrics).map(([k, v]) => metricName(k) + " " + show(v));
+      box.appendChild(el("div", { class: "stat", "data-period": p.key }, [el("b", { text: p.key }), el("span", { text: parts.join(" · ") })]));
+    }
+  }
+
   function statsWidget(op) {
     const box = el("div", { class: "stats", "data-op": op.id, "aria-live": "polite", "aria-label": op.summary || op.id });
-    refreshers.push(loader(box, async () => {
-      const data = await call("GET", op.path);
+    const query = {};
+    const refresh = loader(box, async () => {
+      const data = await call("GET", op.path, undefined, query);
       box.replaceChildren();
-      if (data.groups) {
+      if (data.series) {
+        drawSeries(box, op, data.series);
+      } else if (data.groups) {
         if (!data.groups.length) box.appendChild(el("p", { class: "empty", text: L.empty }));
         for (const g of data.groups) {
           const parts = Object.entries(g.metrics).map(([k, v]) => metricName(k) + " " + show(v));
@@ -262,8 +331,9 @@
         }
       }
       if (data.newest) box.appendChild(el("p", { class: "note", text: L.newest.replace("{n}", String(data.newest)) }));
-    }));
-    return box;
+    });
+    refreshers.push(refresh);
+    return [...queryForm(op, query, refresh), box];
   }
 
   // A series (a date field and a number field): the last 14 days with data, as bars drawn here in SVG.
@@ -311,6 +381,7 @@
     const chartBox = series ? el("div", { class: "chart", "data-chart": op.id }) : null;
     const wrap = el("div", { class: "table-wrap", "data-op": op.id, "aria-live": "polite" });
     const computed = Object.keys(op.computed || {});
+    const query = {};
 
     function row(item) {
       const tr = el("tr", { "data-id": item.id });
@@ -366,7 +437,7 @@
       button.addEventListener("click", async () => {
         button.disabled = true;
         try {
-          const data = await call("GET", op.path, undefined, { next });
+          const data = await call("GET", op.path, undefined, { ...query, next });
           shown.push(...data.items);
           body.append(...data.items.map(row));
           if (chartBox) drawChart(chartBox, series, shown);
@@ -380,8 +451,8 @@
       wrap.appendChild(button);
     }
 
-    refreshers.push(loader(wrap, async () => {
-      const data = await call("GET", op.path);
+    const refresh = loader(wrap, async () => {
+      const data = await call("GET", op.path, undefined, query);
       wrap.replaceChildren();
       if (chartBox) drawChart(chartBox, series, data.items);
       if (!data.items.length && !data.next) {
@@ -394,8 +465,9 @@
       const body = el("tbody", {}, data.items.map(row));
       wrap.appendChild(el("table", {}, [el("thead", {}, [head]), body]));
       more(body, [...data.items], data.next);
-    }));
-    return chartBox ? [chartBox, wrap] : [wrap];
+    });
+    refreshers.push(refresh);
+    return [...queryForm(op, query, refresh), ...(chartBox ? [chartBox, wrap] : [wrap])];
   }
 
   async function act(fn) {
@@ -420,7 +492,16 @@
       const data = op.method === "GET" ? await call("GET", op.path, undefined, values) : await call("POST", op.path, values);
       // a lookup answers its inputs too: those are named by their labels, the figures by their names
       const named = (k) => (op.inputs[k] && op.inputs[k].label) || metricName(k);
-      output.textContent = Object.entries(data).map(([k, v]) => named(k) + ": " + show(v)).join("  ·  ");
+      // a list of figures is shown beside the names it is for: a list input of texts of the same length
+      const names = Object.entries(op.inputs).find(([k, s]) => s.type === "list" && s.items === "string" && Array.isArray(values[k]));
+      const blank = Object.entries(op.inputs).filter(([k]) => values[k] === undefined).map(([k, s]) => s.label || k);
+      const said = (v) => {
+        if (Array.isArray(v) && names && values[names[0]].length === v.length) return v.map((x, i) => values[names[0]][i] + " " + show(x)).join(", ");
+        if (Array.isArray(v)) return v.map(show).join(", ");
+        if (v === null && blank.length) return L.none + " (" + L.needs.replace("{fields}", blank.join(", ")) + ")";
+        return show(v);
+      };
+      output.replaceChildren(...Object.entries(data).map(([k, v]) => el("span", { class: "figure", "data-output": k, text: named(k) + ": " + said(v) })));
       say("");
     });
     return [form, output];
@@ -457,7 +538,7 @@
     const ops = config.operations;
     for (const [name, entity] of Object.entries(config.entities)) {
       const parts = [];
-      for (const op of ops.filter((o) => o.entity === name && o.kind === "aggregate")) parts.push(statsWidget(op));
+      for (const op of ops.filter((o) => o.entity === name && o.kind === "aggregate")) parts.push(...statsWidget(op));
       const create = ops.find((o) => o.entity === name && o.kind === "create");
       if (create) {
         parts.push(formWidget("create", entity.fields, L.add, async (values, form) => {
@@ -498,7 +579,7 @@
     for (let i = 0; i < 600; i += 1) {
       const job = await platformCall("GET", api + "/jobs/" + encodeURIComponent(jobId));
       if (job.status === "succeeded") return job;
-      if (job.status === "failed" || job.status === "needs_clarification") throw new ApiError(job.error || job.status);
+      if (["failed", "needs_clarification", "refused"].includes(job.status)) throw new ApiError(job.error || job.reason || job.status);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new ApiError(L.unreachable);

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.upstream import Upstream
 from toolgen import auth
@@ -189,7 +190,7 @@ def wait_for_job(server: Server, job_id: str, token: str, timeout: float = 60) -
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         job = http("GET", f"{server.url}/v1/jobs/{job_id}", token=token).body
-        if job["status"] in ("succeeded", "failed", "needs_clarification"):
+        if job["status"] in ("succeeded", "failed", "needs_clarification", "refused"):
             return job
         time.sleep(0.1)
     raise AssertionError(f"job {job_id} did not finish: {job}")
@@ -200,3 +201,72 @@ def generate(server: Server, prompt: str, user: str = "alice") -> dict:
     accepted = http("POST", f"{server.url}/v1/tools", token=token, body={"prompt": prompt})
     assert accepted.status == 202, accepted.body
     return wait_for_job(server, accepted.body["job_id"], token)
+
+
+# --- a real browser (Debian's chromium, driven by playwright) -----------------------------------------------------
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# As the machine's probe runs it: as root, without the sandbox, and without reaching for Google's services.
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no chromium at {CHROMIUM}: `make test` installs Debian's (or set CHROMIUM)")
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Watched:
+    """A page with what went wrong in it: uncaught errors, CSP violations, dialogs (an alert is an injection)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", self._console)
+        page.on("dialog", self._dialog)
+
+    def _console(self, message) -> None:
+        if message.type == "error" and "favicon" not in message.text and "Failed to load resource" not in message.text:
+            self.errors.append(message.text)
+
+    def _dialog(self, dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+
+@pytest.fixture
+def watched(browser: Browser) -> Iterator[Watched]:
+    context = browser.new_context(viewport={"width": 900, "height": 1000}, color_scheme="light")
+    seen = Watched(context.new_page())
+    yield seen
+    context.close()
+
+
+def open_tool(seen: Watched, url: str, token: str) -> Page:
+    seen.page.goto(f"{url}#token={token}")
+    seen.page.wait_for_selector("body[data-ready=true]", timeout=20000)
+    return seen.page
+
+
+def until(page: Page, expression: str, timeout: float = 10.0) -> None:
+    """Wait for a JS expression to be true. (Polled with evaluate: Playwright's wait_for_function compiles its
+    predicate with eval, which the page's CSP rightly refuses.)"""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.05)

@@ -7,81 +7,22 @@ ranking loaded), and photographed in light and dark mode under test-output/scree
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
-import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Page
 
-from tests.e2e.conftest import ROOT, Server, aws_client, generate, http
+from tests.e2e.conftest import ROOT, Server, aws_client, generate, http, open_tool, until
 from tests.helpers import ARCHETYPE_PROMPTS, COMPOSED_PROMPTS
 from toolgen.ui.render import templates_dir
 from toolgen.ui.theme import tokens
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# As the machine's probe runs it: as root, without the sandbox, and without reaching for Google's services.
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SHOTS = ROOT / "test-output" / "screenshots"
 THEME = tokens(templates_dir())
 
 
 def rgb(colour: str) -> str:
     return "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no chromium at {CHROMIUM}: `make test` installs Debian's (or set CHROMIUM)")
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
-
-class Watched:
-    """A page with what went wrong in it: uncaught errors, CSP violations, dialogs (an alert is an injection)."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("console", self._console)
-        page.on("dialog", self._dialog)
-
-    def _console(self, message) -> None:
-        if message.type == "error" and "favicon" not in message.text and "Failed to load resource" not in message.text:
-            self.errors.append(message.text)
-
-    def _dialog(self, dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-
-@pytest.fixture
-def watched(browser: Browser) -> Iterator[Watched]:
-    context = browser.new_context(viewport={"width": 900, "height": 1000}, color_scheme="light")
-    seen = Watched(context.new_page())
-    yield seen
-    context.close()
-
-
-def open_tool(seen: Watched, url: str, token: str) -> Page:
-    seen.page.goto(f"{url}#token={token}")
-    seen.page.wait_for_selector("body[data-ready=true]", timeout=20000)
-    return seen.page
 
 
 def make(server: Server, prompt: str, user: str) -> dict:
@@ -105,16 +46,6 @@ def fill_required(form) -> None:
             kind, "from the browser"
         )
         control.fill(value)
-
-
-def until(page: Page, expression: str, timeout: float = 10.0) -> None:
-    """Wait for a JS expression to be true. (Polled with evaluate: Playwright's wait_for_function compiles its
-    predicate with eval, which the page's CSP rightly refuses.)"""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(f"() => Boolean({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout} s: {expression}")
-        time.sleep(0.05)
 
 
 def rows(page: Page) -> int:

@@ -33,6 +33,11 @@ PASSTHROUGH = (
     "OPENAI_BASE_URL",
     "TOOLGEN_MODEL",
     "TOOLGEN_LLM_TIMEOUT",
+    "TOOLGEN_LLM_PROVIDER",  # bedrock, openai, none or auto (toolgen/llm/__init__.py)
+    "TOOLGEN_LLM_JSON_MODE",
+    "TOOLGEN_MEMORY_LLM_TIMEOUT",
+    "TOOLGEN_BEDROCK_MODEL_ID",
+    "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",  # a stand-in for Bedrock (the functions' credentials are the emulator's)
     "TOOL_CORS_ORIGINS",  # more origins that may call tools (pages served elsewhere, as from a bucket)
     "TOOL_RESERVE_PERCENT",  # how much of the account's quota tools may reserve (toolgen/deploy/execute.py)
 )

@@ -50,6 +50,10 @@ _LABELS = {
         "actions": "Actions",
         "loading": "Loading…",
         "chart": "{label}, by day",
+        "series_chart": "{label}, by period",
+        "apply": "Show",
+        "list_hint": "(separated by commas)",
+        "needs": "fill in {fields}",
         "unreachable": "The tool could not be reached. Check your connection and try again.",
         "yes": "✓",
         "no": "✗",
@@ -82,6 +86,10 @@ _LABELS = {
         "actions": "操作",
         "loading": "加载中…",
         "chart": "{label}（按天）",
+        "series_chart": "{label}（按周期）",
+        "apply": "查看",
+        "list_hint": "（用逗号分隔）",
+        "needs": "请填写{fields}",
         "unreachable": "无法连接到工具，请检查网络后重试。",
         "yes": "是",
         "no": "否",
@@ -162,6 +170,17 @@ def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
     }
 
 
+def _settings(program: ToolProgram) -> list[tuple[str, str]]:
+    """The tool's settings as the page shows them: each label (its name when it has none) and its value."""
+    sep = "、" if program.ui.lang == "zh" else ", "
+    shown = []
+    for name, setting in program.settings.items():
+        value = setting.value
+        text = sep.join(str(v) for v in value) if isinstance(value, list) else str(value)
+        shown.append((setting.label or name, text))
+    return shown
+
+
 def render_page(
     program: ToolProgram, tool_url: str, *, notice: str | None = None, changes: list[str] | None = None
 ) -> Page:
@@ -197,6 +216,7 @@ def render_page(
         script=_trusted(script, "script"),
         config=_config(program, tool_url),
         notice=notice,
+        settings=_settings(program),
         changes=changes or [],
         changed=_LABELS[program.ui.lang]["changed"].format(n=program.revision),
     )
