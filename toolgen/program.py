@@ -501,8 +501,8 @@ def _check_query_inputs(op: ListOp | AggregateOp, taken: set[str]) -> None:
 
 
 def _check_computed(op: ListOp | AggregateOp, columns: set[str], known: set[str], text: set[str]) -> None:
-    """Each computed figure reads ``known`` names and may call prev(name) of a field or of a figure listed before it
-    (toolgen/runtime/previous.py), which only prev may name: a row's figures are computed together, not in turn."""
+    """Each computed figure reads ``known`` names and the figures listed before it (a row's figures are computed in
+    turn), and may call prev(name) of a field or of a figure listed before it (toolgen/runtime/previous.py)."""
     before: set[str] = set()
     for name, expr in op.computed.items():
         try:
@@ -522,12 +522,6 @@ def _check_computed(op: ListOp | AggregateOp, columns: set[str], known: set[str]
             if isinstance(node, ast.Call):  # a function named like a figure (days_since) is the function
                 not_this_row.add(id(node.func))
         check_expression(expr, known | before, ROW_FUNCTIONS | {PREV}, text_names=text)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and node.id in before - known and id(node) not in not_this_row:
-                raise ValueError(
-                    f"operation {op.id}: computed {name!r} names the computed figure {node.id!r}, which only "
-                    f"prev({node.id}) may read"
-                )
         before.add(name)
 
 

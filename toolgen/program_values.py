@@ -79,11 +79,9 @@ def default_problem(spec: Any) -> str | None:
             if problem:
                 return f"an item of the default: {problem}"
         return None
-    if isinstance(value, str) and value.startswith("$"):
-        if spec.type != "date" or not DATE_SENTINEL.fullmatch(value):
-            return "a '$' default is '$today' or '$next:MM-DD', on a date field"
-        return None
-    return value_problem(spec, value)
+    if spec.type == "date" and isinstance(value, str) and value.startswith("$"):
+        return None if DATE_SENTINEL.fullmatch(value) else "a date's '$' default is '$today' or '$next:MM-DD'"
+    return value_problem(spec, value)  # on any other field, '$$' is the text it says (a price level)
 
 
 def value_problem(spec: Any, value: Any) -> str | None:

@@ -148,7 +148,7 @@
       control = el("input", { ...attrs, type, step: spec.type === "number" ? "any" : spec.type === "integer" ? 1 : null,
         min: spec.minimum, max: spec.maximum, maxlength: type === "text" ? spec.max_length : null });
     }
-    let initial = value !== undefined ? value : resolveDefault(spec.default);
+    let initial = value !== undefined ? value : spec.type === "date" ? resolveDefault(spec.default) : spec.default;
     if (spec.type === "list" && Array.isArray(initial)) initial = initial.join(", ");
     // set as the control's default too, so a form reset after a save brings the defaults back
     if (spec.type === "boolean") control.checked = control.defaultChecked = initial === true;

@@ -240,3 +240,12 @@ def test_a_column_function_called_again_gives_the_same_answer():
         today=TODAY,
     )
     assert got == {"s": 4, "t": 6.0}
+
+
+def test_a_rows_figures_are_computed_in_turn_each_reading_those_before_it():
+    # the derived or computed figures of one row: "b" reads "a", computed just before it on the same row
+    assert row_values({"a": "x * 2", "b": "a + 1", "c": "coalesce(b, 0) * 10"}, {"x": 3}, {}) == {
+        "a": 6,
+        "b": 7,
+        "c": 70,
+    }

@@ -184,3 +184,26 @@ def test_a_setting_may_not_share_a_name_with_an_operations_own_names():
 def test_starting_rows_are_rows_the_entity_would_store(seed, said):
     with pytest.raises(ValidationError, match=said):
         ToolProgram.model_validate(chores(seed=seed))
+
+
+def test_a_path_of_its_own_words_is_served_before_one_that_takes_an_id():
+    # given a row's GET before a figure's, on /chores/{id} and /chores/total (a model may write them in that order)
+    program = chores()
+    program["operations"].insert(0, {"id": "getChore", "kind": "get", "path": "/chores/{id}", "entity": "chore"})
+    program["operations"].append({"id": "total", "kind": "aggregate", "path": "/chores/total", "entity": "chore",
+                                  "metrics": {"n": "count()"}})  # fmt: skip
+    tool = app(program)
+    call(tool, "POST", "/chores", {"task": "bins"})
+    # then /chores/total is the figure, not the row named "total"
+    assert call(tool, "GET", "/chores/total") == (200, {"metrics": {"n": 1}})
+
+
+def test_a_text_default_that_begins_with_a_dollar_is_the_text_it_says():
+    spec = FieldSpec(type="string", enum=["$", "$$", "$$$"], default="$$")
+    assert spec.default == "$$"
+    program = chores()
+    program["entities"]["chore"]["fields"]["cost"] = {"type": "string", "enum": ["$", "$$"], "default": "$$"}
+    tool = app(program)
+    assert call(tool, "POST", "/chores", {"task": "bins"})[1]["cost"] == "$$"
+    with pytest.raises(ValidationError, match=r"a date's '\$' default is '\$today' or '\$next:MM-DD'"):
+        FieldSpec(type="date", default="$tomorrow")

@@ -75,7 +75,7 @@ def test_a_change_still_possible_on_a_tool_full_of_migrations_is_read():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_any_program_the_changes_would_make_invalid_is_refused_not_a_500(lang):
-    bad = Change(op="set_default", field="note", value="$tomorrow")  # a '$' default is a date's sentinel only
+    bad = Change(op="set_default", field="date", value="$tomorrow")  # a date's '$' default is $today or $next only
     with pytest.raises(RevisionNotPossibleError) as caught:
         apply(tool(RUN), [bad], 2, lang=lang)
     assert caught.value.details["reason"] == "invalid"

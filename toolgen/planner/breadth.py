@@ -15,6 +15,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -67,19 +68,22 @@ class BreadthReport:
         }
 
 
+@cache
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
 def _stem(word: str) -> str:
-    word = word.lower()
-    if len(word) <= 3 or word.endswith("ss"):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if re.search(r"(s|x|ch|sh)es$", word):  # boxes, dishes; but minutes, notes keep their e
-        return word[:-2]
-    return word[:-1] if word.endswith("s") else word
+    """A word's stem (Snowball's English: 'reviewed' and 'review', 'expenses' and 'expense', 'turning' and 'turn' are
+    one word), as memory's relevance reads words (toolgen/memory/text.py)."""
+    return str(_stemmer().stemWord(word.lower()))
 
 
 def _phrase(text: str) -> str:
-    return " ".join(_stem(w) for w in re.findall(r"[a-z0-9.]+", text.lower().replace("_", " ")))
+    """The stemmed words of a name or label, numbers apart from the words they are written with ('100km')."""
+    return " ".join(_stem(w) for w in re.findall(r"[a-z]+|[0-9]+(?:\.[0-9]+)?", text.lower().replace("_", " ")))
 
 
 def vocabulary(*programs: ToolProgram) -> list[str]:
@@ -87,6 +91,8 @@ def vocabulary(*programs: ToolProgram) -> list[str]:
     words: list[str] = []
     for program in programs:
         words += [program.title, program.name, *program.labels, *program.labels.values()]
+        for name, setting in program.settings.items():  # what the tool keeps for the person and shows on its page
+            words += [name, setting.label]
         for name, entity in program.entities.items():
             words += [name, entity.label]
             for field_name, spec in entity.fields.items():

@@ -74,9 +74,11 @@ class ToolApp:
         self.owner = owner
         self.table = table
         self._secret = secret
+        # A path of its own words before one that takes an id: GET /bills/total is the total, not the row "total"
+        # (as OpenAPI has it: a concrete path matches before a templated one).
+        ordered = sorted(program.operations, key=lambda op: "{id}" in op.path)
         self._routes = [
-            (op.method, re.compile("^" + op.path.replace("{id}", "(?P<id>[^/]+)") + "/?$"), op)
-            for op in program.operations
+            (op.method, re.compile("^" + op.path.replace("{id}", "(?P<id>[^/]+)") + "/?$"), op) for op in ordered
         ]
 
     @classmethod

@@ -213,8 +213,8 @@ def row_values(
     fields: Iterable[str] = (),
     previous: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Per-row figures (computed fields, derived defaults) over one row's values and the constants; ``previous``:
-    the values ``prev(name)`` reads (toolgen/runtime/previous.py).
+    """Per-row figures (computed fields, derived defaults) over one row's values and the constants, in turn (each may
+    read those before it); ``previous``: the values ``prev(name)`` reads (toolgen/runtime/previous.py).
 
     ``fields``: the entity's, each bound (None when the row lacks it). ``strict`` as for compute: a derived field
     of a row being created is the caller's to fix.
@@ -226,10 +226,12 @@ def row_values(
         functions=scalar_functions(today or _today(), work),
         names=_names(fields, constants, row),
     )
-    return {
-        name: _safe(evaluator, name, expr, strict=strict, label=(labels or {}).get(name, ""))
-        for name, expr in expressions.items()
-    }
+    found: dict[str, Any] = {}
+    for name, expr in expressions.items():  # in turn: a figure may read those before it
+        found[name] = evaluator.names[name] = _safe(
+            evaluator, name, expr, strict=strict, label=(labels or {}).get(name, "")
+        )
+    return found
 
 
 def _safe(evaluator: SimpleEval, name: str, expr: str, *, strict: bool = False, label: str = "") -> Any:

@@ -205,7 +205,7 @@ def column_functions(rows: int, today: dt.date, work: Work) -> dict[str, Callabl
         "sumproduct": sumproduct,
         "lookup": lookup,
         "streak": lambda column: streak(column, today),
-        "days_since": date_functions(today)["days_since"],  # days_since(min(date)): how long the log has run
+        **date_functions(today),  # of one value: days_since(min(date)) is how long the log has run
     }
 
 

@@ -88,7 +88,9 @@ def previous_rows(
     for name in reversed(list(figures)):  # a figure prev reads may read others on its own previous row
         if name in wanted:
             wanted |= _read_before(figures[name])
-    needed = {name: expr for name, expr in figures.items() if name in wanted}
+    # what prev reads, and every figure before the last of them (a figure may read those before it, in turn)
+    last = max((i for i, name in enumerate(figures) if name in wanted), default=-1)
+    needed = dict(list(figures.items())[: last + 1])
     previous: dict[str, dict[str, Any] | None] = {}
     before: dict[str, Any] | None = None
     for row in rows:

@@ -107,7 +107,7 @@ def _bad_date(said: dict[str, str]) -> str:
 
 def _default(spec: FieldSpec, day: dt.date | None) -> Any:
     """The field's default; '$today' and '$next:MM-DD' are resolved against ``day`` (UTC today if None)."""
-    if isinstance(spec.default, str) and spec.default.startswith("$"):
+    if spec.type == "date" and isinstance(spec.default, str) and spec.default.startswith("$"):
         from toolgen.runtime.expressions import next_occurrence
 
         today = day or dt.datetime.now(dt.UTC).date()

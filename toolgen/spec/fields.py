@@ -86,7 +86,8 @@ def plain_default(spec: FieldSpec) -> tuple[bool, Any]:
         fits = isinstance(value, int | float) and not isinstance(value, bool)
         fits = fits and (spec.type == "number" or float(value).is_integer())
     else:  # '$today' and '$next:MM-DD' are resolved per call: a description says them, a schema cannot
-        fits = isinstance(value, str) and not value.startswith("$") and (not spec.enum or value in spec.enum)
+        sentinel = spec.type == "date" and isinstance(value, str) and value.startswith("$")
+        fits = isinstance(value, str) and not sentinel and (not spec.enum or value in spec.enum)
     return fits, value if fits else None
 
 
@@ -106,8 +107,8 @@ def example(spec: FieldSpec) -> Any:
     return math.ceil(value) if spec.type == "integer" else value
 
 
-def _said(value: Any, words: dict[str, Any]) -> str:
-    if isinstance(value, str) and value.startswith("$"):
+def _said(value: Any, words: dict[str, Any], kind: str = "date") -> str:
+    if kind == "date" and isinstance(value, str) and value.startswith("$"):
         return words["today"] if value == "$today" else words["next"].format(value.removeprefix("$next:"))
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
@@ -120,10 +121,10 @@ def describe(spec: FieldSpec, lang: str, *, null: Null | None = None, default: b
         parts.append(words["kinds"][spec.type])
     if spec.enum:
         parts.append(words["choices"].format(words["sep"].join(spec.enum)))
-    sentinel = isinstance(spec.default, str) and spec.default.startswith("$")
+    sentinel = spec.type == "date" and isinstance(spec.default, str) and spec.default.startswith("$")
     has_default = sentinel or plain_default(spec)[0]
     if default and has_default and null != "update":
-        parts.append(words["default"].format(_said(spec.default, words)))
+        parts.append(words["default"].format(_said(spec.default, words, spec.type)))
     if null is not None:
         parts.append(words["update" if null == "update" else "create" if has_default else "optional"])
     if spec.label:  # a sentence of its own only when more follow
