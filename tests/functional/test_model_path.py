@@ -21,7 +21,6 @@ from toolgen.planner.model_eval import render, replay, summary
 from toolgen.runtime.fetch import PUBLIC_APIS
 from toolgen.services import Services
 
-
 FITS = 153  # of 160
 
 
