@@ -94,6 +94,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
         else:
             print("\n".join(revision_eval.render(r, show_misses=args.errors) for r in read))
         return 0
+    if args.model_path:
+        from toolgen.planner import model_eval
+
+        part = "model1" if args.part == "dev" else args.part
+        if not (model_eval.FIXTURES / f"{part}.jsonl").exists():
+            raise ConfigError(f"no recorded answers for {part!r} in {model_eval.FIXTURES}")
+        figures = model_eval.run_embedded(part)
+        if args.json:
+            _print_json(figures)
+        else:
+            print(model_eval.render(part, figures, show_misses=args.errors))
+        return 0
     if args.breadth:
         from toolgen.planner import breadth
 
@@ -534,6 +546,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="follow-ups to a tool: how many are read as the expected changes (tests/data/revisions.jsonl; "
         "--part tuned or held, both by default)",
+    )
+    s.add_argument(
+        "--model-path",
+        action="store_true",
+        help="a capable model's recorded answers to a blind set (tests/data/model; --part model1, the default) "
+        "replayed through the real pipeline on an embedded platform: fit, first-try validity, fallbacks, declines",
     )
     s.add_argument(
         "--memory",

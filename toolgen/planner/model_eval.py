@@ -238,3 +238,54 @@ def render(part: str, figures: dict[str, Any], *, show_misses: bool = False) -> 
             f"  {m['id']} {m['result']:<6} {m['text'][:60]}  {m['why'][:140]}" for m in figures["misses"]
         ]
     return "\n".join(lines)
+
+
+def run_embedded(part: str) -> dict[str, Any]:
+    """The replay on an embedded platform made for it in this process (moto's server, the platform's resources, the
+    local Lambda runtime, the public APIs' loopback stand-in), taken down afterwards: what `toolgen eval
+    --model-path` prints."""
+    import os
+    import tempfile
+
+    from toolgen import aws
+    from toolgen.config import Settings
+    from toolgen.local.emulator import Emulator, MotoFunctionSource
+    from toolgen.local.lambda_runtime import LocalLambdaRuntime, RuntimeInvoker
+    from toolgen.local.platform import provision
+    from toolgen.local.upstream import Upstream
+    from toolgen.runtime.fetch import PUBLIC_APIS
+
+    secret = "model-path-evaluation"  # noqa: S105 - signs the tokens of this throwaway platform only
+    emulator, upstream = Emulator(account_concurrency=100_000), Upstream()
+    emulator.start()
+    saved = dict(os.environ)
+    try:
+        resources = provision(emulator, public_url="http://127.0.0.1:9", secret=secret, extra_env={})
+        os.environ.update(emulator.environment())
+        os.environ.update(
+            TABLE_NAME=resources.table,
+            BUCKET_NAME=resources.bucket,
+            JOBS_QUEUE_URL=resources.queue_url,
+            TOOL_ROLE_ARN=resources.tool_role_arn,
+            BASE_LAYER_ARN=resources.layer_arn,
+            TOOLGEN_SECRET=secret,
+            TOOLGEN_FETCH_OVERRIDES=json.dumps(dict.fromkeys(PUBLIC_APIS, upstream.url)),
+        )
+        aws.reset_clients()
+        with tempfile.TemporaryDirectory() as work:
+            env = {"PATH": os.environ["PATH"], **emulator.environment(), "POWERTOOLS_LOG_LEVEL": "WARNING"}
+            runtime = LocalLambdaRuntime(MotoFunctionSource(), Path(work), env)
+            try:
+                services = Services.from_settings(
+                    Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
+                    invoker=RuntimeInvoker(runtime),
+                )
+                return summary(replay(services, part))
+            finally:
+                runtime.shutdown()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+        aws.reset_clients()
+        upstream.stop()
+        emulator.stop()
