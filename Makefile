@@ -105,6 +105,7 @@ bench: setup layer baseline
 	$(BIN)/python bench/load.py --people 20 --callers 25 --writes 20
 	$(BIN)/python bench/rows.py
 	$(BIN)/python bench/growth.py
+	$(BIN)/python bench/prompt.py
 	$(BIN)/python bench/report.py
 
 # The baseline of bench/coldstart.py: Powertools, pydantic and boto3 for python3.12 on x86_64, as a Lambda

@@ -100,6 +100,11 @@ FIGURES: list[tuple[str, str, str, tuple[str, Callable[[dict], bool]] | None]] =
     ("growth_suggestions_after_write_p95_ms_5k", "ms", "GET /v1/suggestions right after a write (mined), p95", None),
     ("growth_suggestions_again_p95_ms_5k", "ms", "GET /v1/suggestions with nothing written since, p95", None),
     ("growth_list_migrated_p95_ms_5k", "ms", "a list's first page read through a rename, 5,000 rows, p95", None),
+    ("prompt_static_tokens", "tokens", "the model's prompt, static part (cacheable; cl100k)", None),
+    ("prompt_schema_tokens", "tokens", "the answer's JSON schema the model is given", None),
+    ("prompt_request_tokens_p50", "tokens", "the request's own part (reading, draft, request), p50 of 6", None),
+    ("prompt_request_tokens_max", "tokens", "the request's own part, the largest of 6", None),
+    ("answer_check_and_trial_ms_p50", "ms", "reading and trying a model's program before it is accepted, p50", None),
 ]
 
 
