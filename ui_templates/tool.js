@@ -276,7 +276,7 @@
     }
     const values = series.map((p) => Number(p.metrics[first]));
     const known = values.filter((v) => !Number.isNaN(v) && v !== null);
-    const w = 600, h = 160, pad = 24;
+    const w = 600, h = 200, pad = 34;  // labels at 20 units: about 11 px on a 390 px phone
     const max = Math.max(...known, 1);
     const title = L.series_chart.replace("{label}", metricName(first));
     const chart = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title });
@@ -290,7 +290,7 @@
       const x = pad + i * step + step / 2;
       const label = p.key.length > 7 ? p.key.slice(5) : p.key;
       if (series.length <= 16 || i % Math.ceil(series.length / 12) === 0) {
-        chart.appendChild(svg("text", { x, y: h - 8, "text-anchor": "middle" }, label));
+        chart.appendChild(svg("text", { x, y: h - 6, "text-anchor": "middle", class: "big" }, label));
       }
       if (p.metrics[first] === null || Number.isNaN(v)) return;
       const y = h - pad - ((h - 2 * pad) * v) / max;
@@ -301,14 +301,16 @@
         const bw = Math.max(2, Math.min(40, step - 6));
         chart.appendChild(svg("rect", { class: "bar", x: x - bw / 2, y, width: bw, height: Math.max(2, h - pad - y), rx: 3 }));
       }
-      if (series.length <= 16) chart.appendChild(svg("text", { x, y: y - 4, "text-anchor": "middle" }, show(v)));
+      if (series.length <= 16) chart.appendChild(svg("text", { x, y: y - 6, "text-anchor": "middle", class: "big" }, show(v)));
     });
     if (line && points.length > 1) chart.insertBefore(svg("polyline", { class: "line", points: points.join(" "), fill: "none" }), chart.firstChild.nextSibling);
     box.appendChild(el("div", { class: "chart" }, [el("h3", { text: title }), chart]));
-    for (const p of series.slice().reverse()) {
-      const parts = Object.entries(p.metrics).map(([k, v]) => metricName(k) + " " + show(v));
-      box.appendChild(el("div", { class: "stat", "data-period": p.key }, [el("b", { text: p.key }), el("span", { text: parts.join(" · ") })]));
-    }
+    // every figure of each period, the newest first, as a compact table (a card per period would fill a phone)
+    const names = Object.keys(series[0].metrics);
+    const head = el("tr", {}, [el("th", { scope: "col", text: L.period }), ...names.map((k) => el("th", { scope: "col", text: metricName(k) }))]);
+    const body = series.slice().reverse().map((p) => el("tr", { "data-period": p.key }, [
+      el("th", { scope: "row", text: p.key }), ...names.map((k) => el("td", { text: show(p.metrics[k]) }))]));
+    box.appendChild(el("table", { class: "series" }, [el("thead", {}, [head]), el("tbody", {}, body)]));
   }
 
   function statsWidget(op) {
