@@ -119,8 +119,8 @@ def test_the_models_constructs_show_on_the_page(compatible, watched):
     until(page, "document.querySelector('[data-output=shares]')?.textContent.includes('2000, 2000, 2500')")
     # the meters: the kWh used since the reading before, and a weekly series drawn as a chart
     page = open_tool(watched, meters["ui_url"], token)
-    until(page, "document.querySelectorAll('tbody tr').length === 3")
-    cells = page.locator("tbody tr").first.locator("td").all_inner_texts()
+    until(page, "document.querySelectorAll('.table-wrap tbody tr').length === 3")
+    cells = page.locator(".table-wrap tbody tr").first.locator("td").all_inner_texts()
     assert "20" in cells  # 150 - 130, the newest first
     assert page.locator(".stats svg[role=img]").count() == 1
     assert page.locator(".stats [data-period]").count() >= 3
