@@ -130,7 +130,7 @@ def _alive(pids: set[int]) -> set[int]:
 def test_kill_9_mid_job_leaves_no_function_process_and_doctor_explains_the_stale_file(tmp_path):
     # given a platform whose worker is busy with a job (its model takes 30 s to answer)
     fake = FakeOpenAI()
-    fake.scripts["ToolProgram"] = [("delay", 30)]
+    fake.scripts["PlannerAnswer"] = [("delay", 30)]
     env = {"OPENAI_API_KEY": "e2e-key", "OPENAI_BASE_URL": fake.base_url, "TOOLGEN_LLM_TIMEOUT": "40"}
     try:
         (tmp_path / "home").mkdir()
@@ -141,7 +141,7 @@ def test_kill_9_mid_job_leaves_no_function_process_and_doctor_explains_the_stale
             while http("GET", job_url, token=server.token("kim")).body["status"] != "running":
                 assert time.monotonic() < deadline, "the job never started"
                 time.sleep(0.1)
-            while not any(FakeOpenAI.schema_name(r["body"]) == "ToolProgram" for r in fake.requests):
+            while not any(FakeOpenAI.schema_name(r["body"]) == "PlannerAnswer" for r in fake.requests):
                 assert time.monotonic() < deadline, "the worker never asked the model"
                 time.sleep(0.1)
             functions = _children(server.pid)  # the worker among them, waiting for the model's answer

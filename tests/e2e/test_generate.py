@@ -96,10 +96,13 @@ def test_every_first_slice_archetype_deploys_and_answers(server):
         assert http("GET", f"{job['tool_url']}{path}", token=token).status == 200
 
 
-def test_unclear_request_ends_with_a_question(server):
-    job = generate(server, "book me a flight to Tokyo")
+def test_an_unclear_request_ends_with_a_question_and_an_action_refused(server):
+    job = generate(server, "something for my stuff")
     assert job["status"] == "needs_clarification"
     assert job["question"] and job["tool_id"] is None and job["tool_url"] is None
+    job = generate(server, "book me a flight to Tokyo")
+    assert job["status"] == "refused" and job["refused"] == "booking"
+    assert job["reason"] and job["question"] is None and job["tool_id"] is None and job["tool_url"] is None
 
 
 def test_deleting_a_tool_removes_function_data_and_page(server):

@@ -207,7 +207,7 @@ def test_with_a_model_a_request_teaches_a_fact_the_rules_miss_and_recall_reads_m
         ("json", {"facts": [{"statement": "I gave up meat", "kind": "fact", "key": "diet", "value": "vegetarian"}]}),
         ("json", {"facts": []}),
     ]
-    fake.scripts["ToolProgram"] = [("status", 503), ("status", 503)]  # planning falls back to the offline plan
+    fake.scripts["PlannerAnswer"] = [("status", 503), ("status", 503)]  # planning falls back to the offline plan
     job = generate(server, "I gave up meat last year, help me pick a restaurant", user="mia")
     assert job["status"] == "succeeded" and len(job["learned"]) == 1
     diet = http("GET", f"{server.url}/v1/memories", token=token).body["memories"][0]

@@ -168,3 +168,23 @@ def test_a_hostile_models_value_is_dropped_and_the_words_kept_as_plain_memory(se
     assert all(m.key is None and m.value is None for m in services.memories.list(user))
     program = json.dumps(services.tools.get(user, job.tool_id).program, ensure_ascii=False)
     assert "EVIL" not in program and "Paris" not in program
+
+
+def test_saving_a_memory_never_waits_past_the_fact_readers_timeout(aws_env, runtime, monkeypatch, fake):
+    import time
+
+    # given a model that takes 3 s to answer, and a fact reader that waits at most half a second, with no retry
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
+    monkeypatch.setenv("TOOLGEN_MEMORY_LLM_TIMEOUT", "0.5")
+    built = Services.from_settings(
+        Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
+        invoker=RuntimeInvoker(runtime),
+    )
+    fake.scripts["MemoryFacts"] = [("delay", 3.0), ("delay", 3.0)]
+    started = time.monotonic()
+    memory = built.memories.learn(f"u{sortable_id('x')}", "Hangzhou has been home since last spring")
+    # then the model's answer was not waited for: the words are kept as they are, and the reader says why
+    assert time.monotonic() - started < 3.0
+    assert memory.text == "Hangzhou has been home since last spring"
+    assert "Timeout" in (built.memories.reader.last_error or "")

@@ -180,9 +180,12 @@ def test_the_theme_is_read(prompt, request_, mode):
 
 
 def test_figures_per_period_and_per_group_are_added_as_a_new_requests_would_be():
-    month = one("show monthly totals", RUN)
+    # this month's figures, and the same figures month by month (what "monthly" asks, as a new request gets them)
+    month, by_month = read("show monthly totals", tool(RUN))
     assert month.op == "add_figure" and month.operation and month.operation["period"] == "month"
-    zh = one("我想看每月的统计", RUN_ZH)
+    assert by_month.operation and by_month.operation["series"] == "month"
+    assert by_month.operation["metrics"] == month.operation["metrics"]
+    zh, _ = read("我想看每月的统计", tool(RUN_ZH))
     assert zh.operation and zh.operation["summary"] == "本月的统计" and zh.labels and zh.labels["entries"] == "条数"
     mood = one("which mood is most common", "mood journal")
     assert mood.operation and mood.operation["group_by"] == "mood"

@@ -688,7 +688,8 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
         every = int(tasks[0]["every_days"])
     else:
         specs["every_days"] = field_spec(lib.fields["every_days"], lang, default=every)
-    specs["last_done"] = field_spec(lib.fields["last_done"], lang)
+    # counted from today unless said: a listed task's starting row, and a task added without its last time
+    specs["last_done"] = field_spec(lib.fields["last_done"], lang, **({"default": "$today"} if tasks else {}))
     if "note" not in specs:
         specs["note"] = field_spec(lib.fields["note"], lang)
     next_due = "add_days(last_done, every_days)"
@@ -754,8 +755,16 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
         "entities": {entity: {"label": entity_label, "fields": specs}},
         "operations": ops,
         **({"defaults": {"tasks": tasks}} if tasks else {}),
+        # the tasks the request listed are the schedule's first rows, each counted from the day the tool is made
+        **({"seed": {entity: _seeded(tasks[:10])}} if tasks else {}),
         "labels": labels.names,
     }
+
+
+def _seeded(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Starting rows of the listed tasks; their last done is the last_done field's default, the day they are stored
+    (a date written here would make the same request another day another plan)."""
+    return [{"task": str(t["task"])[:120], "every_days": int(t["every_days"])} for t in tasks]
 
 
 def _dates(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:

@@ -21,6 +21,11 @@ PERIOD_NAMES = {  # the periods toolgen/intent/details.py reads ("每天" says h
     "month": ("thisMonth", "This month", "本月"),
     "year": ("thisYear", "This year", "今年"),
 }
+SERIES_NAMES = {  # the same figures for each of the latest periods: "average pace each week", "每月用了多少"
+    "week": ("byWeek", "/by-week", "Week by week", "按周"),
+    "month": ("byMonth", "/by-month", "Month by month", "按月"),
+    "year": ("byYear", "/by-year", "Year by year", "按年"),
+}
 
 
 def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
@@ -79,7 +84,6 @@ def add_period_figures(program: dict[str, Any], intent: Intent) -> None:
     if fields.get("date", {}).get("type") != "date":
         return
     operations = program["operations"]
-    covered = {op.get("period") for op in operations if op.get("kind") == "aggregate"}
     ids = {op["id"] for op in operations}
     paths = {op["path"] for op in operations}
     labels = program.setdefault("labels", {})
@@ -92,30 +96,55 @@ def add_period_figures(program: dict[str, Any], intent: Intent) -> None:
     for period in wanted:
         op_id, en, cn = PERIOD_NAMES[period]
         path = f"/{period}-figures"
-        if period in covered or op_id in ids or path in paths or len(operations) >= 20:
-            continue
-        metrics = {"entries": "count()"}
-        label("entries", "条数" if zh else "Entries")
-        numeric = [(n, s) for n, s in fields.items() if s.get("type") in ("number", "integer")][:5]
-        for name, spec in numeric:
-            shown = spec.get("label", name)
-            if _additive(name):
-                metrics[f"total_{name}"[:40]] = f"round(sum({name}), 2)"
-                label(f"total_{name}"[:40], f"{shown}合计" if zh else f"Total {shown.lower()}")
-            else:
-                metrics[f"avg_{name}"[:40]] = f"round(avg({name}), 1)"
-                label(f"avg_{name}"[:40], f"平均{shown}" if zh else f"Average {shown.lower()}")
-        operations.append(
-            {
-                "id": op_id,
-                "kind": "aggregate",
-                "path": path,
-                "entity": entity,
-                "period": period,
-                "metrics": metrics,
-                "summary": f"{cn}的统计" if zh else f"{en}'s figures",
-            }
+        period_op = next(
+            (op for op in operations if op.get("kind") == "aggregate" and op.get("period") == period), None
         )
+        metrics = dict(period_op["metrics"]) if period_op else _figures_of(fields, zh, label)
+        if period_op is None and op_id not in ids and path not in paths and len(operations) < 20:
+            operations.append(
+                {
+                    "id": op_id,
+                    "kind": "aggregate",
+                    "path": path,
+                    "entity": entity,
+                    "period": period,
+                    "metrics": metrics,
+                    "summary": f"{cn}的统计" if zh else f"{en}'s figures",
+                }
+            )
+        # and the same figures for each of the latest periods: what "each week" asks, beside "this week"
+        series_id, series_path, series_en, series_cn = SERIES_NAMES[period]
+        has_series = any(op.get("series") == period for op in operations)
+        if not has_series and series_id not in ids and series_path not in paths and len(operations) < 20:
+            operations.append(
+                {
+                    "id": series_id,
+                    "kind": "aggregate",
+                    "path": series_path,
+                    "entity": entity,
+                    "series": period,
+                    "series_count": 12,
+                    "metrics": {k: v for k, v in metrics.items() if "pick(" not in v},
+                    "summary": series_cn if zh else series_en,
+                    **{k: period_op[k] for k in ("constants", "where", "period_field") if period_op and k in period_op},
+                }
+            )
+
+
+def _figures_of(fields: dict[str, Any], zh: bool, label: Any) -> dict[str, str]:
+    """A period's figures over an entity: its entries, and per numeric field its total or its average."""
+    metrics = {"entries": "count()"}
+    label("entries", "条数" if zh else "Entries")
+    numeric = [(n, s) for n, s in fields.items() if s.get("type") in ("number", "integer")][:5]
+    for name, spec in numeric:
+        shown = spec.get("label", name)
+        if _additive(name):
+            metrics[f"total_{name}"[:40]] = f"round(sum({name}), 2)"
+            label(f"total_{name}"[:40], f"{shown}合计" if zh else f"Total {shown.lower()}")
+        else:
+            metrics[f"avg_{name}"[:40]] = f"round(avg({name}), 1)"
+            label(f"avg_{name}"[:40], f"平均{shown}" if zh else f"Average {shown.lower()}")
+    return metrics
 
 
 def add_breakdown(program: dict[str, Any], intent: Intent) -> None:

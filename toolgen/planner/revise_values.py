@@ -198,6 +198,9 @@ def read_setting(prompt: str, program: ToolProgram, name: str, word: str, lang: 
             value = [_plain(n) for n in numbers if n is not None] if all(n is not None for n in numbers) else None
         else:
             value = items if all(len(item) <= 200 for item in items) else None
+            me = current[0] if current and str(current[0]).lower() in ("me", "我") else None
+            if value and me is not None and me not in value:  # "my roommates are ...": the person is one of them
+                value = [me, *value]
         value = value if value and len(value) <= 50 else None
     elif isinstance(current, bool):
         value = None

@@ -261,6 +261,22 @@ def _add(draft: _Draft, change: Change) -> None:
             draft.data["labels"].setdefault(metric, label)
 
 
+def _setting(draft: _Draft, change: Change) -> None:
+    """A setting's new value; a field choosing among the setting's old list (who paid) chooses among the new one."""
+    if change.field not in draft.data.get("settings", {}):
+        raise not_possible("no_value", draft.lang, label=change.field or "")
+    before = draft.data["settings"][change.field]["value"]
+    draft.data["settings"][change.field]["value"] = change.value
+    if not (isinstance(before, list) and isinstance(change.value, list)):
+        return
+    for body in draft.data["entities"].values():
+        for spec in body["fields"].values():
+            if spec.get("enum") == before:
+                spec["enum"] = [str(v) for v in change.value]
+                if spec.get("default") not in spec["enum"]:
+                    spec["default"] = spec["enum"][0]
+
+
 def apply(program: ToolProgram, changes: list[Change], revision: int, *, lang: str | None = None) -> ToolProgram:
     """The next program: ``program`` with ``changes`` applied, as ``revision``, with a Migration per entity whose
     rows are renamed or scaled. RevisionNotPossibleError (in ``lang``, else the tool's) for a change it cannot take."""
@@ -283,9 +299,7 @@ def apply(program: ToolProgram, changes: list[Change], revision: int, *, lang: s
         elif change.op == "set_theme":
             draft.data["ui"]["mode"] = change.value
         elif change.op == "set_setting":
-            if change.field not in draft.data.get("settings", {}):
-                raise not_possible("no_value", draft.lang, label=change.field or "")
-            draft.data["settings"][change.field]["value"] = change.value
+            _setting(draft, change)
         else:
             _add(draft, change)
     for entity in draft.data["entities"]:

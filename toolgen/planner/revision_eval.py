@@ -56,7 +56,7 @@ def _matches(expected: dict[str, Any], change: Change) -> bool:
     for key, want in expected.items():
         if key == "op":
             continue
-        if key in ("period", "group_by", "kind"):
+        if key in ("period", "series", "group_by", "kind"):
             got: Any = operation.get(key)
         elif key == "label":
             got = bare(change.label or (change.spec or {}).get("label") or "")

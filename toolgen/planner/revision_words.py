@@ -160,12 +160,23 @@ def constants(program: ToolProgram) -> dict[str, Any]:
     return found
 
 
+# Words that name one group of people, whichever of them a setting is called by: "my roommates are ..." names a
+# splitter's "people".
+PEOPLE = frozenset(
+    {"people", "person", "persons", "roommates", "housemates", "flatmates", "friends", "members", "participants",
+     "family", "kids", "children", "group", "室友", "朋友", "成员", "大家", "家人", "孩子", "参与者", "小伙伴"}
+)  # fmt: skip
+
+
 def setting_named(text: str, program: ToolProgram) -> tuple[str, str] | None:
-    """The setting the text names (by its name or its label, singular or plural), and the word that named it."""
+    """The setting the text names (by its name or its label, singular or plural, or, for a group of people, by any
+    word for one), and the word that named it."""
     lowered = text.lower()
     found: list[tuple[int, str, str]] = []
     for name, setting in program.settings.items():
         words = {name, name.replace("_", " "), bare(setting.label).lower()} - {""}
+        if words & PEOPLE and isinstance(setting.value, list):
+            words |= PEOPLE
         words |= {w[:-1] for w in words if w.endswith("s") and len(w) > 3}  # "roommates" said as "roommate"
         for word in words:
             chinese = re.search(r"[\u4e00-\u9fff]", word)

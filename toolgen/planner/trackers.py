@@ -449,7 +449,6 @@ def expense_splitter(intent: Intent, fact: Fact) -> dict[str, Any]:
                 "splitter.balances",
                 lang,
                 entity="expense",
-                constants={"people": people},
                 metrics={
                     "total": "round(sum(amount), 2)",
                     "per_person": "round(sum(amount) / count(people), 2)",
@@ -470,6 +469,8 @@ def expense_splitter(intent: Intent, fact: Fact) -> dict[str, Any]:
             *_weighted_split(intent, people, labels),
         ],
         "defaults": {"people": people},
+        # who shares the costs: a setting, so a follow-up can name them ("my roommates are Anna, Ben and Chloe")
+        "settings": {"people": {"label": "成员" if lang == "zh" else "People", "value": people}},
         "labels": labels,
     }
 
