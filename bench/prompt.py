@@ -14,14 +14,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import tiktoken  # noqa: E402
+import tiktoken
 
-from bench.results import save  # noqa: E402
-from toolgen.intent import classify  # noqa: E402
-from toolgen.planner import OfflinePlanner  # noqa: E402
-from toolgen.planner.llm import LLMPlanner, answer_schema, constrain  # noqa: E402
-from toolgen.planner.prompt import static_part  # noqa: E402
-from toolgen.planner.trial import trial  # noqa: E402
+from bench.results import save
+from toolgen.intent import classify
+from toolgen.planner import OfflinePlanner
+from toolgen.planner.llm import LLMPlanner, answer_schema, constrain
+from toolgen.planner.prompt import static_part
+from toolgen.planner.trial import trial
 
 REQUESTS = [
     "I want to log my morning runs",
