@@ -4,6 +4,8 @@ Confidence is ``(1 - exp(-top / 2)) * top / (top + runner_up)``: how strong the 
 how much of the evidence is its own. A strong cue alone gives about 0.78, more cues raise it, a tie halves it.
 Below MIN_CONFIDENCE the request is ambiguous or out of scope: the archetype is None, with the likeliest
 candidates so the person can be asked. When the out-of-scope cues outweigh every archetype, there are none.
+After the rules, a request they did not refuse is refused when the learned model (toolgen/intent/actions.py) reads
+it as an action in the world: the rules catch the wordings someone wrote down, the model the rest.
 """
 
 from __future__ import annotations
