@@ -93,7 +93,8 @@ def upstream_warning(program: ToolProgram, path: str, body: dict[str, Any]) -> J
     op = _fetch_at(program, path)
     host = urlsplit(op.url).hostname if op is not None else None
     lang = program.ui.lang if program.ui.lang in _SAID else "en"
-    details = body.get("details") if isinstance(body.get("details"), dict) else {}
+    given = body.get("details")
+    details = given if isinstance(given, dict) else {}
     return JobWarning(
         code=UPSTREAM_UNREACHABLE,
         message=_SAID[lang].format(reason=str(body.get("message") or body.get("code"))[:300]),
@@ -103,7 +104,8 @@ def upstream_warning(program: ToolProgram, path: str, body: dict[str, Any]) -> J
 
 def upstream_passing(body: dict[str, Any]) -> bool:
     """Whether a tool's 502 says its upstream failed in a way that may pass (not that the tool misreads it)."""
-    details = body.get("details") if isinstance(body.get("details"), dict) else {}
+    given = body.get("details")
+    details = given if isinstance(given, dict) else {}
     reason, status = details.get("reason"), details.get("status")
     if reason == "upstream_status":
         return isinstance(status, int) and (status >= 500 or status == 429)

@@ -61,7 +61,7 @@ MAX_REVISIONS = 1000  # of one tool; its history keeps each
 MAX_MIGRATIONS = 200  # renames and unit changes a tool's rows carry through its revisions
 MAX_HIDDEN = 100  # removed fields an entity keeps the names of
 MAX_FIELDS = 30  # of an entity
-LANGUAGE_VERSION = 2  # what a new program is written in (ToolProgram.version)
+LANGUAGE_VERSION: Literal[1, 2] = 2  # what a new program is written in (ToolProgram.version)
 
 
 class Strict(BaseModel):

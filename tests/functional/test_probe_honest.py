@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from tests.functional.test_pipeline import run, services  # noqa: F401 - the fixture
+from tests.functional.test_pipeline import run
+from tests.functional.test_pipeline import services as services
 from tests.upstream import Upstream
 from toolgen.ids import sortable_id
 from toolgen.models import Intent, RecalledMemory
@@ -104,14 +105,22 @@ def test_a_calculation_its_own_defaults_cannot_compute_fails_the_job_and_leaves_
 
 
 def test_a_one_place_answer_is_a_list_of_one_with_or_without_outputs(services, upstream):
-    job = run(planned(services, current_weather("[0].current")), "what is the temperature in Lisbon now", user=f"u{sortable_id('x')}")
+    job = run(
+        planned(services, current_weather("[0].current")),
+        "what is the temperature in Lisbon now",
+        user=f"u{sortable_id('x')}",
+    )
     assert job.status == "succeeded", job.error
     assert job.warnings == [] and any(r.startswith("/v1/forecast?") for r in upstream.requests)
 
 
 def test_a_lookup_that_cannot_read_its_sources_answer_fails_rather_than_blaming_the_source(services, upstream):
     # given a select that reads the answer as one object (version 1's reading when there were outputs)
-    job = run(planned(services, current_weather("current")), "what is the temperature in Lisbon now", user=f"u{sortable_id('x')}")
+    job = run(
+        planned(services, current_weather("current")),
+        "what is the temperature in Lisbon now",
+        user=f"u{sortable_id('x')}",
+    )
     # then the source answered, the tool could not read it: the job fails, no "did not answer" warning
     assert job.status == "failed" and "upstream_shape" in job.error
     assert job.warnings == []
@@ -119,7 +128,11 @@ def test_a_lookup_that_cannot_read_its_sources_answer_fails_rather_than_blaming_
 
 def test_a_lookup_whose_source_is_down_is_made_with_a_warning(services, upstream):
     upstream.down = True
-    job = run(planned(services, current_weather("[0].current")), "what is the temperature in Lisbon now", user=f"u{sortable_id('x')}")
+    job = run(
+        planned(services, current_weather("[0].current")),
+        "what is the temperature in Lisbon now",
+        user=f"u{sortable_id('x')}",
+    )
     assert job.status == "succeeded", job.error
     assert [w.code for w in job.warnings] == ["upstream_unreachable"]
     assert job.warnings[0].details["reason"] == "no_answer"
