@@ -7,6 +7,9 @@ not carry. tests/unit/test_actions.py rebuilds the weights in memory and compare
 The data, labelled action or tool (docs/knowledge.md, "Refusing actions"):
 - tests/data/actions/corpus.jsonl: requests written for this, each an action (with its kind) or a tool, many of
   the tools about orders, payments, messages and medicines;
+- tests/data/actions/vague.jsonl: vague requests for a tool ("something for my bonsai trees", "给我的多肉弄个小工具"),
+  which the other sources hardly have: without them the model refused what the rules ask back on and a configured
+  model should read;
 - tests/data/breadth/*.jsonl, every part but the blind one (model1, never opened here): "refuse" rows are actions,
   "tool" rows tools;
 - tests/data/intents.jsonl: rows of no archetype are requests no tool does (actions, questions, chat), the rest tools.
@@ -19,7 +22,7 @@ in one fold, so a request is never judged by a model that learnt its paraphrase.
 refuse it or P(action) reaches the threshold of its language and of what the rules made of it: one for requests
 they ask back on (nearly all actions), a higher one for requests they read as a tool (nearly all tools). The pair
 refuses the most actions on held-out folds while it refuses at most 2% of the tool requests of the language, at
-most 1% of those the rules read as tools and at most 10% of those they ask back on.
+most 0.5% of those the rules read as tools and at most 10% of those they ask back on.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from toolgen.paths import ROOT
 
 TESTS = ROOT / "tests" / "data"
 CORPUS = TESTS / "actions" / "corpus.jsonl"
+VAGUE = TESTS / "actions" / "vague.jsonl"
 BREADTH = TESTS / "breadth"
 INTENTS = TESTS / "intents.jsonl"
 # The blind breadth part is kept apart from all tuning: no loader here opens it, and it must never be added.
@@ -51,7 +55,7 @@ MIN_ROWS = 2  # a feature in fewer training rows than this gets no weight: one r
 # a kind is named (and its own reason given) when the model of kinds is this sure; else the general reason
 KIND_SURE = 0.4
 MAX_FALSE_REFUSALS = 0.02  # of tool requests, in each language, on held-out folds
-MAX_READ_REFUSALS = 0.01  # of the tool requests the rules read as tools: refusing one the rules can build costs most
+MAX_READ_REFUSALS = 0.005  # of the tool requests the rules read as tools: refusing one the rules can build costs most
 # of the tool requests the rules ask back on: a vague request for a tool ("something for stuff") is asked back, and
 # with a model configured the model reads it; few such requests are in the data, so the bar is set here, not learnt
 MAX_ASKED_REFUSALS = 0.1
@@ -89,6 +93,7 @@ def examples() -> list[Example]:
         else Example(r["text"], r["lang"], False, None, "corpus")
         for r in _jsonl(CORPUS)
     ]
+    rows += [Example(r["text"], r["lang"], False, None, "vague") for r in _jsonl(VAGUE)]
     for part in breadth_parts():
         assert part not in BLIND  # the blind set is never read
         rows += [
@@ -315,7 +320,7 @@ def figures(rows: list[Read], p: Any) -> tuple[dict[str, dict[str, float]], dict
     for name, mask in [
         ("en", lang == "en"),
         ("zh", lang == "zh"),
-        *[(f"{s} {language}", (source == s) & (lang == language)) for s in ("corpus", "breadth", "intents")
+        *[(f"{s} {language}", (source == s) & (lang == language)) for s in ("corpus", "vague", "breadth", "intents")
           for language in ("en", "zh")],
     ]:  # fmt: skip
         report[name] = {
