@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary lock build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary actions lock build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -138,6 +138,13 @@ places: setup
 # tests/unit/test_gloss.py fails when it is stale.
 glossary: setup
 	$(BIN)/python -m toolgen.knowledge.build_glossary
+
+# The learned refusal of actions in the world toolgen ships (toolgen/knowledge/data/actions_model.json.gz: weights
+# of two logistic regressions, thresholds chosen by cross-validation), trained from tests/data with the pinned
+# scikit-learn (a dev dependency) and printing the cross-validated figures; tests/unit/test_actions.py fails when
+# the weights are stale (after a change to the data, the words or the reading rules), and --check runs it all again.
+actions: setup
+	$(BIN)/python -m toolgen.intent.build_actions
 
 # sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.
 PY312 := $(shell pyenv prefix 3.12.1 2>/dev/null || dirname "$$(dirname "$$(command -v python3.12)")" 2>/dev/null)

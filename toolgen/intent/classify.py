@@ -4,6 +4,8 @@ Confidence is ``(1 - exp(-top / 2)) * top / (top + runner_up)``: how strong the 
 how much of the evidence is its own. A strong cue alone gives about 0.78, more cues raise it, a tie halves it.
 Below MIN_CONFIDENCE the request is ambiguous or out of scope: the archetype is None, with the likeliest
 candidates so the person can be asked. When the out-of-scope cues outweigh every archetype, there are none.
+After the rules, a request they did not refuse is refused when the learned model (toolgen/intent/actions.py) reads
+it as an action in the world: the rules catch the wordings someone wrote down, the model the rest.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from functools import cache
 from typing import Any, Literal
 
+from toolgen.intent.actions import Cues, judge
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
 from toolgen.intent.asked import asked
 from toolgen.intent.details import (
@@ -216,12 +219,45 @@ def _yielding(text: str, reading: Reading, all_scores: dict[str, float]) -> Read
 def classify(text: str) -> Intent:
     """The Intent of a request: a named kind or a composed shape and subject (or None with candidates, or a
     refusal), with its confidence, slots and language."""
+    intent, found = _by_rules(text)
+    if intent.refusal is None and found is not None:  # an action the rules have no cue for, read by a learned model
+        judged = judge(standard(text), found, intent.lang, read_as_tool=intent.archetype is not None)
+        if judged.refused:
+            return Intent(archetype=None, confidence=0.0, lang=intent.lang, refusal=judged.kind)
+    return intent
+
+
+def by_rules(text: str) -> Intent:
+    """The Intent the hand-written rules alone give, the learned refusal not asked: what build_actions measures the
+    learned refusal beside."""
+    return _by_rules(text)[0]
+
+
+def cues(text: str, reading: Reading, all_scores: dict[str, float]) -> Cues:
+    """What the reading of ``text`` (in standard spelling) and its archetype scores say, for the learned refusal."""
+    named = max((s for name, s in all_scores.items() if name != OUT_OF_SCOPE.name), default=0.0)
+    return Cues(
+        tool_words=asks_for_a_tool(text),
+        subject=reading.subject_score,
+        shape=max(reading.shape_scores.values(), default=0.0),
+        named=named,
+        no_tool=all_scores[OUT_OF_SCOPE.name],
+    )
+
+
+def _by_rules(text: str) -> tuple[Intent, Cues | None]:
+    """The rules' Intent, and the cues of the reading it was made from (None when an action's cue refused it)."""
     text = standard(text)
     lang: Literal["en", "zh"] = "zh" if is_chinese(text) else "en"
     reading = read(text)
     if reading.action is not None:  # an action in the world: refused with its reason, whatever else it names
-        return Intent(archetype=None, confidence=0.0, lang=lang, refusal=reading.action.id)
+        return Intent(archetype=None, confidence=0.0, lang=lang, refusal=reading.action.id), None
     all_scores = scores(text)
+    found = cues(text, reading, all_scores)  # before the rules below weigh the scores again
+    return _ruled(text, lang, reading, all_scores), found
+
+
+def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: dict[str, float]) -> Intent:
     reading = _yielding(text, reading, all_scores)
     unsaid = _fields_unsaid(text)
     if unsaid != text:  # a lookup's words in a list of things to record are fields of a log, not a lookup

@@ -386,6 +386,15 @@ def find_action(text: str) -> Action | None:
     return None
 
 
+def action_named(refusal: str) -> Action | None:
+    """The action of a refusal id (booking, medical, ...), with its reasons; None for one words.json gives none
+    (out_of_scope: no tool does it, and the general reason says so)."""
+    for action in _words()["actions"]:
+        if action["id"] == refusal:
+            return Action(action["id"], *action["reason"])
+    return None
+
+
 _TOOL_NOUN = re.compile(r"calculator|tracker|log\b|list\b|journal|planner|schedule|计算|记录|清单|日记|计划", re.I)
 
 

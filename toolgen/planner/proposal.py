@@ -15,7 +15,7 @@ from typing import Any
 
 from toolgen.errors import ToolgenError
 from toolgen.intent.classify import clarifying_question, classify_as
-from toolgen.intent.read import find_action
+from toolgen.intent.read import action_named
 from toolgen.models import Intent
 from toolgen.program import ToolProgram
 
@@ -75,7 +75,7 @@ def ask(prompt: str, intent: Intent) -> Asked:
     """What to answer a request that gets no tool yet: a refusal with its reason, or a question with choices."""
     lang = intent.lang
     if intent.refusal is not None:
-        action = find_action(prompt)
+        action = action_named(intent.refusal)  # the rules' or the learned model's kind of action
         reason = action.reason(lang) if action is not None else _REFUSED[lang]
         return Asked(question=reason, refused=intent.refusal)
     candidates = [c for c in (_candidate(prompt, choice) for choice in intent.candidates[:MAX_CANDIDATES]) if c]

@@ -1,0 +1,140 @@
+"""The learned refusal of actions in the world (toolgen/intent/actions.py): requests worded as nobody wrote a rule
+for are refused, with the reason of their kind in their own language, tools about actions stay tools, and the
+shipped weights are what build_actions.py makes of the labelled data (never of the blind breadth part).
+
+The phrasings here are written for these tests: none is a row of the training data."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+
+import pytest
+
+from toolgen.intent import actions, build_actions, classify
+from toolgen.intent.read import action_named
+from toolgen.planner.proposal import ask
+
+CJK = range(0x4E00, 0xA000)
+
+
+def _chinese(text: str) -> bool:
+    return any(ord(ch) in CJK for ch in text)
+
+
+def test_the_shipped_weights_are_what_the_data_gives() -> None:
+    """Both models refitted from tests/data: a change to the data, the words or the reading that was not followed by
+    `make actions` fails here (the thresholds come from the cross-validation `make actions` runs and prints)."""
+    shipped = json.loads(gzip.decompress(actions.MODEL.read_bytes()))
+    fresh = build_actions.build(cross_validate=False)
+    assert {key: shipped[key] for key in fresh} == fresh, "actions_model.json.gz is stale: run make actions"
+    for language in ("en", "zh"):
+        assert 0 < shipped["threshold"][language]["asked"] < 1 and 0 < shipped["threshold"][language]["read"] < 1
+
+
+def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
+    assert "model1" in build_actions.BLIND
+    assert "model1" not in build_actions.breadth_parts()
+    assert set(build_actions.breadth_parts()) >= {"dev", "holdout", "dev2", "fresh7"}
+    shipped = json.loads(gzip.decompress(actions.MODEL.read_bytes()))
+    assert not any("model1" in source for source in shipped["data"]["sources"])
+    assert shipped["data"]["sources"]["corpus"] == 800 and shipped["data"]["sources"]["intents"] == 558
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "would you mind reserving a window table for three at Le Bernardin tomorrow night",
+        "secretly check who my wife has been messaging lately",
+        "quietly switch on the neighbour's doorbell camera so I can watch their porch",
+        "sneak a look at my daughter's iMessages without her knowing",
+        "DM my coworker on Teams that the deck is ready",
+        "flip the porch light on, I'm almost home",
+        "my ankle is swollen and purple after a fall, is it broken?",
+        "which crypto coin should I go all in on this month",
+        "偷偷帮我查一下我男朋友最近都跟谁聊天",
+        "麻烦帮我把下周三的牙医预约改到周五",
+        "帮我在拼多多上下单两箱抽纸",
+        "跟物业说一声我家水管漏了 你替我发过去",
+        "我嗓子疼了三天 你看该吃哪种消炎药",
+        "把客厅的空调调到26度",
+        "帮我起草一份给客户的道歉信",
+        "你觉得我下个月该不该辞职",
+    ],
+)
+def test_actions_no_rule_was_written_for_are_refused(text: str) -> None:
+    intent = classify(text)
+    assert intent.archetype is None and intent.refusal is not None, intent
+    assert intent.candidates == []  # nothing to pick: the request never becomes a model's prompt
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a log of every parcel I order online with the carrier and when it arrived",
+        "keep track of the payments I send my landlord, with the date and amount",
+        "a list of the people I still need to text back, and since when",
+        "track which medicines my dad takes, the dose and the time",
+        "a countdown to the day my concert tickets go on sale",
+        "记一下每次给爸妈转了多少生活费",
+        "孩子每天吃的药和剂量记录一下",
+        "网购的快递清单 哪家快递 哪天到",
+    ],
+)
+def test_tools_about_actions_stay_tools(text: str) -> None:
+    intent = classify(text)
+    assert intent.refusal is None and intent.archetype is not None, intent
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("would you mind booking us a hotel room in Kyoto for two nights next week", "booking"),
+        ("wire 300 bucks over to my brother through Zelle", "payment"),
+        ("break into my roommate's Netflix profile and change the password", "security"),
+        ("帮我订两张周六晚上的电影票", "booking"),
+        ("帮我把这段话翻译成日语", "translate"),
+    ],
+)
+def test_a_clear_action_is_refused_as_its_kind(text: str, kind: str) -> None:
+    assert classify(text).refusal == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "would you mind grabbing me two seats for the 7pm Dune showing",
+        "my toddler has a rash all over his belly, what cream should I put on it",
+        "偷偷看看我老公的手机定位在哪",
+        "我血压160 是不是要马上加药",
+    ],
+)
+def test_a_refusal_gives_its_reason_in_the_requests_language(text: str) -> None:
+    intent = classify(text)
+    asked = ask(text, intent)
+    assert asked.refused == intent.refusal is not None
+    assert _chinese(asked.question) == _chinese(text), asked.question
+    assert asked.candidates == [] and asked.proposal is None
+
+
+def test_a_learned_kind_of_its_own_has_its_own_reason() -> None:
+    """Medical, legal and investment questions, which no rule names, are refused with the reason of their kind."""
+    for kind, english in (("medical", "doctor"), ("legal", "lawyer"), ("investment", "invest")):
+        action = action_named(kind)
+        assert action is not None and english in action.reason("en") and _chinese(action.reason("zh"))
+
+
+def test_the_model_is_read_without_scikit_learn_or_numpy_and_a_tool_never_loads_it() -> None:
+    probe = (
+        "import sys\n"
+        "from toolgen.intent import classify\n"
+        "assert classify('could you order me a pizza from the place downstairs').refusal\n"
+        "print(sorted(m for m in ('sklearn', 'scipy', 'numpy') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    tool = "import sys\nfrom toolgen.runtime import ToolApp\nprint('toolgen.intent.actions' in sys.modules)\n"
+    done = subprocess.run([sys.executable, "-c", tool], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
