@@ -53,7 +53,7 @@ def wait(client, job_id: str, timeout_s: float = 180) -> dict:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         job = client.api("GET", f"/v1/jobs/{job_id}")
-        if job["status"] in ("succeeded", "failed", "needs_clarification"):
+        if job["status"] in ("succeeded", "failed", "needs_clarification", "refused"):
             return job
         time.sleep(0.2)
     raise TimeoutError(f"job {job_id} did not end in {timeout_s} s")

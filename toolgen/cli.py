@@ -204,7 +204,6 @@ def cmd_new(args: argparse.Namespace) -> int:
         _print_tool(job, client)
     elif job["status"] == "refused":  # not a failure: toolgen said, on purpose, that no tool does this
         print(f"refused ({job['refused']}): {job['reason']}")
-        return 0
     elif job["status"] == "needs_clarification":
         print(f"needs clarification: {job['question']}")
         _print_candidates(job)
@@ -212,7 +211,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             print(f"answer with: toolgen answer {job_id}   (or --choice {job['candidates'][0]['choice']})")
     else:
         print(f"failed: {job['error']}")
-    return 0 if job["status"] == "succeeded" else 1
+    return 0 if job["status"] in ("succeeded", "refused") else 1
 
 
 def _print_tool(job: dict[str, Any], client: Client) -> None:
@@ -249,9 +248,11 @@ def cmd_answer(args: argparse.Namespace) -> int:
         _print_json(job)
     elif job["status"] == "succeeded":
         _print_tool(job, client)
+    elif job["status"] == "refused":  # the tool chosen, read by a model as no tool's
+        print(f"refused ({job['refused']}): {job['reason']}")
     else:
         print(f"{job['status']}: {job.get('error') or job.get('question')}")
-    return 0 if job["status"] == "succeeded" else 1
+    return 0 if job["status"] in ("succeeded", "refused") else 1
 
 
 def _follow(client: Client, job_id: str, args: argparse.Namespace) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ enough ends ``needs_clarification`` with a question, and nothing is deployed.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import time
@@ -32,8 +33,9 @@ from toolgen.planner import OfflinePlanner, Plan, PlanInfo
 from toolgen.planner.proposal import ask
 from toolgen.plans import CachedPlan, LiveTool, plan_key
 from toolgen.probe import probe
-from toolgen.program import ToolProgram
+from toolgen.program import CreateOp, ToolProgram
 from toolgen.revisions import RevisionStore
+from toolgen.runtime import operations
 from toolgen.runtime.rows import RowStore
 from toolgen.runtime.values import check_object
 from toolgen.services import Services
@@ -130,11 +132,14 @@ def understand(
     understood = Understanding(intent=intent, classify_ms=_ms_since(started), unclear=unclear)
     started = time.perf_counter()
     if learn:  # what the person says about themselves is learnt even when the tool they ask for is unclear
-        # ... but the words of a refused action never reach a model, the fact reader's included: the rules read them
-        reader = services.memories.reader if intent.refusal is None else RULES
+        if intent.refusal is None:
+            found = services.memories.reader.mine(prompt)
+        else:  # a refused action's words reach no model, now or later: the rules read it, and only the facts it
+            # holds are kept, in words of their own ("diet: vegetarian"), never its sentence, which a later prompt
+            # would quote
+            found = [(f"{fact[1]}: {fact[2]}", fact) for _, fact in RULES.mine(prompt) if fact[1] and fact[2]]
         learned = [
-            services.memories.learn(user, statement, source=source, fact=fact).memory_id
-            for statement, fact in reader.mine(prompt)
+            services.memories.learn(user, statement, source=source, fact=fact).memory_id for statement, fact in found
         ]
         understood.learned = list(dict.fromkeys(learned))  # two statements of one fact are one memory
     if intent.archetype is None:
@@ -289,6 +294,7 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
                 draft=understood.draft,
                 time_zone=job.time_zone,
                 unclear=understood.unclear is not None,
+                deadline=None if deadline is None else deadline - DEPLOY_NEEDS_S,
             )
             program, job.planner, job.composition = plan.program, asdict(plan.info), plan.composition
             if plan.declined is not None:  # the model read it as no tool's: refused, never planned offline instead
@@ -318,8 +324,9 @@ def _run(job: Job, services: Services, made: _Made, deadline: float | None = Non
             _function_spec(s, program, function_name, tool_id, job.user, home, account),
             deadline=None if deadline is None else deadline - PROBE_NEEDS_S,
         )
-        if _seed(services, program, home, job.user):
+        if program.seed:  # marked before the first row: a failure at any row takes back every one stored
             made.seeded = (home, job.user)
+            _seed(services, program, home, job.user)
         job.tool_url = f"{s.tool_url_base}/{tool_id}" if s.tool_url_base else deployed.url.rstrip("/")
         job.stage("deploy").detail = (
             f"{deployed.concurrency} calls at once, reserved"
@@ -437,18 +444,20 @@ def _function_spec(
     )
 
 
-def _seed(services: Services, program: ToolProgram, home: str, user: str) -> bool:
-    """The program's starting rows (the chores, kids or rooms the request named), stored for the person once:
-    whether any were stored now (a job run again finds them there already, and stores none)."""
-    if not program.seed:
-        return False
+def _seed(services: Services, program: ToolProgram, home: str, user: str) -> None:
+    """The program's starting rows (the chores, kids or rooms the request named), stored for the person once (a job
+    run again finds them there already), each as the entity's create stores a row: defaults, then derived fields."""
     rows = RowStore(services.table, home, user, program)
     if rows.summary().get("rows"):
-        return False
+        return
+    today = dt.datetime.now(dt.UTC).date()
+    creates = {op.entity: op for op in program.operations if isinstance(op, CreateOp)}
     for entity, entity_rows in program.seed.items():
         for row in entity_rows:
-            rows.create(entity, check_object(row, program.entities[entity].fields))
-    return True
+            if entity in creates:
+                operations.create(program, creates[entity], rows, row, today)
+            else:
+                rows.create(entity, check_object(row, program.entities[entity].fields, today=today))
 
 
 def _undo(made: _Made, services: Services) -> None:

@@ -9,6 +9,7 @@ call, and how many arguments each takes, are toolgen/language.py's registry, whi
 from __future__ import annotations
 
 import ast
+import json
 import math
 import re
 from typing import Annotated, Any, Literal
@@ -156,7 +157,7 @@ def check_expression(
                 raise ValueError(f"expression {expr!r} calls something other than {sorted(allowed_calls)}")
             if node.keywords:
                 raise ValueError(f"expression {expr!r} uses keyword arguments")
-            _check_arity(node.func.id, len(node.args), expr)
+            _check_arity(node.func.id, len(node.args), expr, metric=bool(allowed_calls & _METRIC_ONLY))
         elif isinstance(node, ast.Name):
             # a function may only be called: bare, it would be a function object, not a value
             allowed = node.id in allowed_calls if id(node) in callees else node.id in allowed_names
@@ -170,9 +171,17 @@ def check_expression(
     _check_bounded(tree, expr, text_names)
 
 
-def _check_arity(name: str, given: int, expr: str) -> None:
+# Functions only an aggregate's metrics have: a set of allowed calls holding one is a metric's.
+_METRIC_ONLY = frozenset(f.name for f in language.REGISTRY if f.contexts == {language.AGGREGATE})
+
+
+def _check_arity(name: str, given: int, expr: str, *, metric: bool = True) -> None:
     if name not in language.FUNCTIONS:  # a caller's own function set (tests)
         return
+    if name == "count" and given == 0 and not metric:
+        raise ValueError(
+            f"expression {expr!r}: count() counts rows, only in an aggregate's metrics; count(values) here"
+        )
     fewest, most = language.FUNCTIONS[name].arity
     if given < fewest or (most is not None and given > most):
         signature = language.FUNCTIONS[name].signature
@@ -525,6 +534,21 @@ def _check_computed(op: ListOp | AggregateOp, columns: set[str], known: set[str]
         before.add(name)
 
 
+MAX_CONSTANTS_CHARS = 8_000  # an operation's constants written as JSON: a table of grade points, not a data set
+MAX_CONSTANT_ITEMS = 100  # of a list among them: every figure that walks it item by item pays for each
+
+
+def _check_constants(op: Any) -> None:
+    """An operation's constants are small: a list walked item by item in each of 60 periods of a series would
+    otherwise cost its length 60 times over, whatever the rows."""
+    constants = getattr(op, "constants", None) or {}
+    if len(json.dumps(constants, default=str)) > MAX_CONSTANTS_CHARS:
+        raise ValueError(f"operation {op.id}'s constants are more than {MAX_CONSTANTS_CHARS} characters of JSON")
+    for name, value in constants.items():
+        if isinstance(value, list | dict) and len(value) > MAX_CONSTANT_ITEMS:
+            raise ValueError(f"operation {op.id}: constant {name!r} holds more than {MAX_CONSTANT_ITEMS} items")
+
+
 class ToolProgram(Strict):
     name: str = Field(pattern=NAME)
     title: str = Field(min_length=1, max_length=80)
@@ -584,6 +608,7 @@ class ToolProgram(Strict):
         return self
 
     def _check_operation(self, op: Any) -> None:  # noqa: C901 - one rule set per kind, in one place
+        _check_constants(op)
         needs_id = op.kind in ("get", "update", "delete")
         if needs_id != op.path.endswith("/{id}"):
             raise ValueError(f"operation {op.id}: only get, update and delete paths end in /{{id}}")

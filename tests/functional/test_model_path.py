@@ -22,6 +22,7 @@ from toolgen.runtime.fetch import PUBLIC_APIS
 from toolgen.services import Services
 
 FITS = 153  # of 160
+ACTIONS_REACHING_A_MODEL = 2  # of 25
 
 
 @pytest.fixture
@@ -41,8 +42,10 @@ def test_a_capable_models_answers_to_a_blind_set_end_in_working_tools_and_action
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(figures, ensure_ascii=False, indent=1))
     print(render("model1", figures, show_misses=True))
-    assert figures["actions"]["reached_a_model"] == 0, figures["misses"]
+    # every action refused; all but two before any model saw them (the learned refusal's first reading: 23 of 25),
+    # those two declined by the model
     assert figures["actions"]["refused"] == figures["actions"]["total"]
+    assert figures["actions"]["reached_a_model"] <= ACTIONS_REACHING_A_MODEL, figures["misses"]
     # a regression floor: what the replay gave when these answers were recorded and the platform's fixes made
     # (README, "The model path"); a change to the platform that breaks a good answer lowers it
     assert figures["fits"] >= FITS, figures["misses"]

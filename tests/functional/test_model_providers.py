@@ -15,6 +15,7 @@ import pytest
 from tests.fake_bedrock import FakeBedrock
 from tests.fake_openai import FakeOpenAI
 from toolgen.intent import classify
+from toolgen.intent.classify import classify_as
 from toolgen.llm import ModelError, Prompt
 from toolgen.llm.bedrock import BedrockModel
 from toolgen.llm.openai_compat import OpenAICompatible
@@ -160,5 +161,18 @@ def test_the_planner_through_bedrock_makes_the_models_program_or_declines(bedroc
     prompt = "订一杯瑞幸拿铁送到前台"
     bedrock.script = [("tool", {"decline": {"category": "purchase", "reason": "我不能替你下单，但可以做一个咖啡记录。"},
                                 "program": None})]  # fmt: skip
-    declined = planner.plan(prompt, classify(prompt), []).declined
+    # (a request the rules let through, as they once did this one: the model's own decline is what is tested)
+    declined = planner.plan(prompt, classify_as(prompt, "custom_log"), []).declined
     assert declined is not None and declined.category == "purchase" and "下单" in declined.reason
+
+
+def test_a_model_is_not_asked_when_the_workers_time_left_could_not_hold_its_answer(fake):
+    import time
+
+    fake.script = [("json", answer())]
+    client = openai.OpenAI(api_key="k", base_url=fake.base_url, timeout=2, max_retries=0)
+    plan = LLMPlanner(client=client, model="m", timeout=30).plan(
+        PROMPT, classify(PROMPT), [], deadline=time.monotonic() + 20
+    )
+    assert plan.info.fallback == "no time left for the model to answer" and fake.requests == []
+    assert plan.program.title == "Run Log"  # the composer's plan stands

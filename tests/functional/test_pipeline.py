@@ -331,8 +331,11 @@ def test_a_refused_action_never_reaches_a_model_not_even_the_fact_reader(service
     # then it is refused with its reason, and no word of it went to the model
     assert job.status == "refused" and job.refused and job.reason and job.tool_id is None
     assert fake.requests == []
-    # the rules still read what the person said about themselves
-    assert any(m.key == "city" and m.value == "Chengdu" for m in services.memories.list("ria"))
+    # the rules still read what the person said about themselves, and keep the fact in words of its own: the
+    # request's sentence, which a later prompt would quote, is kept nowhere
+    (city,) = [m for m in services.memories.list("ria") if m.key == "city"]
+    assert city.value == "Chengdu" and city.text == "city: Chengdu"
+    assert not any("WeChat" in m.text for m in services.memories.list("ria"))
 
 
 def test_a_request_the_model_declines_is_refused_in_its_words_and_never_planned_offline(services, emulator):

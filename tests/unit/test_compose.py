@@ -17,6 +17,7 @@ from toolgen.intent.classify import classify_as
 from toolgen.intent.details import amounts, every_days, head_count, per, tracked_object
 from toolgen.planner import OfflinePlanner
 from toolgen.planner.proposal import ask
+from toolgen.planner.trial import trial
 from toolgen.plans import plan_key
 from toolgen.runtime import ToolApp, view
 
@@ -398,3 +399,18 @@ def test_a_schedule_shows_how_long_since_each_task_was_last_done():
     # then each task says how many days since it was last done, beside when it is next due
     (row,) = tool.call(listing)["items"]
     assert (row["days_since_last"], row["due_in_days"]) == (7, 0)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "seeded"),
+    [
+        ("remind me: furnace filter every 3 months, smoke detector batteries yearly, water plants every 3 days", 3),
+        # a pet's treatments: each row needs the pet, which the request does not say per task, so none is stored
+        ("dog treatments: heartworm pill monthly, flea drops every 3 months, rabies shot yearly", 0),
+        ("狗狗疫苗每年一次，驱虫每三个月一次", 0),
+    ],
+)
+def test_listed_tasks_are_a_schedules_starting_rows_when_a_row_of_them_is_one_the_entity_stores(prompt, seeded):
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
+    assert sum(len(rows) for rows in program.seed.values()) == seeded
+    trial(program)  # stored as the pipeline stores them, the figures over them computed

@@ -240,6 +240,7 @@ def test_a_signature_says_how_many_arguments_a_function_takes(signature, arity):
         ("today(d)", COMPUTE_FUNCTIONS, "today with 1"),
         ("streak(d)", COMPUTE_FUNCTIONS, "calls something other than"),
         ("item(d, 1)", AGGREGATE_FUNCTIONS, "calls something other than"),
+        ("count()", COMPUTE_FUNCTIONS, "counts rows, only in an aggregate"),
         ("log(d, base=2)", COMPUTE_FUNCTIONS, "keyword"),
         ("d.year", COMPUTE_FUNCTIONS, "Attribute"),
         ("sum([x for x in d])", COMPUTE_FUNCTIONS, "ListComp"),

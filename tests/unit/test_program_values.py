@@ -207,3 +207,24 @@ def test_a_text_default_that_begins_with_a_dollar_is_the_text_it_says():
     assert call(tool, "POST", "/chores", {"task": "bins"})[1]["cost"] == "$$"
     with pytest.raises(ValidationError, match=r"a date's '\$' default is '\$today' or '\$next:MM-DD'"):
         FieldSpec(type="date", default="$tomorrow")
+
+
+def test_an_operations_constants_are_small():
+    program = chores()
+    program["operations"][1]["constants"]["table"] = list(range(101))
+    with pytest.raises(ValidationError, match="holds more than 100 items"):
+        ToolProgram.model_validate(program)
+    program["operations"][1]["constants"]["table"] = {"note": "x" * 9000}
+    with pytest.raises(ValidationError, match="more than 8000 characters"):
+        ToolProgram.model_validate(program)
+
+
+def test_the_periods_of_a_series_share_one_budget_of_work():
+    from toolgen.runtime.arithmetic import Work
+    from toolgen.runtime.expressions import aggregate
+
+    rows = [{"x": i} for i in range(8)]
+    shared = Work(20)  # one period's item-by-item work and sum: 16 items; two would need 32
+    first = aggregate({"s": "sum(x * 2)"}, rows, ["x"], work=shared)
+    second = aggregate({"s": "sum(x * 2)"}, rows, ["x"], work=shared)
+    assert first == {"s": 56} and second == {"s": None}  # the second period's figure is out of the budget

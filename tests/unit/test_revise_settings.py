@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.test_program_values import chores, rent_split
-from toolgen.errors import RevisionNotPossibleError
+from toolgen.errors import RevisionNotPossibleError, UnclearRevisionError
 from toolgen.planner.revise import apply, describe, read
 from toolgen.program import ToolProgram
 
@@ -44,3 +44,42 @@ def test_the_change_is_said_in_the_tools_language():
 def test_a_setting_named_without_a_value_is_refused_naming_it():
     with pytest.raises(RevisionNotPossibleError, match="房租"):
         read("房租改一下", RENT)
+
+
+SPLIT = ToolProgram.model_validate(
+    {
+        "name": "splitter",
+        "title": "Split",
+        "archetype": "custom_split",
+        "settings": {"people": {"label": "People", "value": ["Me", "Anna", "Ben"]}},
+        "entities": {"expense": {"fields": {"amount": {"type": "number", "required": True},
+                                            "paid_by": {"type": "string", "enum": ["Me", "Anna", "Ben"]}}}},
+        "operations": [{"id": "addExpense", "kind": "create", "path": "/expenses", "entity": "expense"},
+                       {"id": "balances", "kind": "aggregate", "path": "/balances", "entity": "expense",
+                        "metrics": {"transfers": "settle(paid_by, amount, people)"}}],
+    }
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add a note field so friends know what it was for",
+        "add a field for how many people were at dinner",
+        "show the people who paid most",
+    ],
+)
+def test_a_follow_up_that_only_mentions_the_people_does_not_replace_them(said):
+    # read as what it asks (or not read at all), never as a new list of people
+    try:
+        changes = read(said, SPLIT)
+    except (RevisionNotPossibleError, UnclearRevisionError):
+        return
+    assert not any(c.op == "set_setting" for c in changes)
+
+
+def test_my_roommates_are_names_the_people_of_a_split_and_the_payers_choices_follow():
+    (change,) = read("my roommates are Anna, Ben and Chloe", SPLIT)
+    assert change.value == ["Me", "Anna", "Ben", "Chloe"]  # the person is one of them
+    revised = apply(SPLIT, [change], 2)
+    assert revised.entities["expense"].fields["paid_by"].enum == ["Me", "Anna", "Ben", "Chloe"]

@@ -348,3 +348,16 @@ def test_the_new_constructs_serve_alike_from_a_deployed_view():
             ]
         }
     )
+
+
+def test_a_lists_rows_before_are_read_once_a_write_not_once_a_call():
+    tool = Tool(program([listing(computed=METER)]))
+    tool.add({"date": "2026-11-01", "kwh": 100}, {"date": "2026-11-20", "kwh": 110})
+    tool.table.query_page = _counting(tool.table.query_page)  # type: ignore[method-assign]
+    first = tool.get("/readings")
+    calls = tool.table.query_page.calls  # type: ignore[attr-defined]
+    again = tool.get("/readings")
+    # asked again with nothing written: the page only (the window's previous values are kept)
+    assert again == first and tool.table.query_page.calls - calls == 1  # type: ignore[attr-defined]
+    tool.add({"date": "2026-12-05", "kwh": 125})
+    assert {r["date"]: r["used"] for r in tool.get("/readings")["items"]}["2026-12-05"] == 15

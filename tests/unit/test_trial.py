@@ -71,3 +71,12 @@ def test_samples_keep_to_a_fields_type_and_bounds():
     assert sample(FieldSpec(type="date", default="$next:01-01"), TODAY) == "2027-01-01"
     assert sample(FieldSpec(type="string", enum=["low", "high"]), TODAY) == "low"
     assert sample(FieldSpec(type="time"), TODAY) == "08:00"
+
+
+def test_a_list_inputs_plausible_items_keep_to_its_bounds_and_choices():
+    shares = FieldSpec(type="list", items="number", maximum=1)
+    sizes = FieldSpec(type="list", items="string", enum=["S", "M", "L"], max_items=2)
+    assert sample(shares, TODAY) == [1.0, 1.0, 1.0]
+    assert sample(sizes, TODAY) == ["S", "S"]
+    program = calculator({"s": "sum(shares)"}, {"shares": {"type": "list", "items": "number", "maximum": 1}})
+    trial(program, TODAY)

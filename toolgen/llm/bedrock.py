@@ -38,7 +38,7 @@ class BedrockModel:
         self, model_id: str, *, client: Any | None = None, timeout: float | None = None, retries: int = 1
     ) -> None:
         self._model, self._client = model_id, client
-        self._timeout = timeout if timeout is not None else float(os.environ.get("TOOLGEN_LLM_TIMEOUT", "60"))
+        self._timeout = timeout if timeout is not None else float(os.environ.get("TOOLGEN_LLM_TIMEOUT", "45"))
         self._retries = retries
 
     @property
@@ -60,7 +60,7 @@ class BedrockModel:
                 os.environ.get("AWS_ENDPOINT_URL_BEDROCK_RUNTIME") or f"https://bedrock-runtime.{region}.amazonaws.com"
             )
             config = Config(
-                connect_timeout=5,
+                connect_timeout=min(5.0, self._timeout),
                 read_timeout=self._timeout,
                 retries={"mode": "standard", "total_max_attempts": 1 + self._retries},
             )

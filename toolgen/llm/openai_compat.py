@@ -54,7 +54,7 @@ def client(*, timeout: float | None = None, retries: int = 1) -> Any:
     return openai.OpenAI(
         api_key=api_key(),
         base_url=os.environ.get("OPENAI_BASE_URL") or None,
-        timeout=timeout if timeout is not None else float(os.environ.get("TOOLGEN_LLM_TIMEOUT", "60")),
+        timeout=timeout if timeout is not None else float(os.environ.get("TOOLGEN_LLM_TIMEOUT", "45")),
         max_retries=retries,
     )
 

@@ -59,9 +59,11 @@ class Planner(Protocol):
         draft: Plan | None = None,
         time_zone: str | None = None,
         unclear: bool = False,
+        deadline: float | None = None,
     ) -> Plan:
         """A validated program for the request; ``draft`` is the composer's plan of it, when already made;
-        ``time_zone`` the person's, when known; ``unclear``: the rules could not read the request."""
+        ``time_zone`` the person's, when known; ``unclear``: the rules could not read the request; ``deadline``
+        (time.monotonic()): when the plan must be made by, the deploy's time kept after it."""
         ...
 
 

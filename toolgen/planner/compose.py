@@ -756,9 +756,16 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
         "operations": ops,
         **({"defaults": {"tasks": tasks}} if tasks else {}),
         # the tasks the request listed are the schedule's first rows, each counted from the day the tool is made
-        **({"seed": {entity: _seeded(tasks[:10])}} if tasks else {}),
+        **({"seed": {entity: _seeded(tasks[:10])}} if tasks and _seedable(specs) else {}),
         "labels": labels.names,
     }
+
+
+def _seedable(specs: dict[str, Any]) -> bool:
+    """Whether a row of only a task and its interval is one the entity stores (no other field it requires, such as
+    the pet a vaccination is for, which the request did not say per task)."""
+    return all(not spec.get("required") or spec.get("default") is not None or name in ("task", "every_days")
+               for name, spec in specs.items())  # fmt: skip
 
 
 def _seeded(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -44,6 +44,8 @@ DECLINE_CATEGORIES = (
     "not_a_tool",
 )  # fmt: skip
 logger = logging.getLogger(__name__)
+# An answer's time: two answers (one sent back), each retried once, the deploy and the probe fit the worker's 300 s.
+DEFAULT_TIMEOUT_S = 45.0
 
 
 class DeclineAnswer(BaseModel):
@@ -135,7 +137,7 @@ class LLMPlanner:
     @property
     def llm(self) -> Model:
         if self._model is None:
-            timeout = self._timeout or llm.timeout_from_env("TOOLGEN_LLM_TIMEOUT", 60.0)
+            timeout = self._timeout or llm.timeout_from_env("TOOLGEN_LLM_TIMEOUT", DEFAULT_TIMEOUT_S)
             found = llm.from_environment(timeout=timeout)
             if found is None:
                 raise ModelError("no model is configured")
@@ -145,6 +147,10 @@ class LLMPlanner:
     @property
     def name(self) -> str:
         return f"llm:{self.llm.model}"
+
+    def worst_answer_s(self) -> float:
+        """The longest one answer may take: its timeout, twice (a timeout is retried once)."""
+        return 2 * (self._timeout or llm.timeout_from_env("TOOLGEN_LLM_TIMEOUT", DEFAULT_TIMEOUT_S))
 
     def prompt(self, request: str, intent: Intent, context: str, draft: Plan, *, time_zone: str | None = None,
                unclear: bool = False) -> Prompt:  # fmt: skip
@@ -162,6 +168,7 @@ class LLMPlanner:
         draft: Plan | None = None,
         time_zone: str | None = None,
         unclear: bool = False,
+        deadline: float | None = None,
     ) -> Plan:
         draft = draft or self.fallback.plan(prompt, intent, memories, context)
         info = PlanInfo(planner="llm", model=self.llm.model)
@@ -169,6 +176,8 @@ class LLMPlanner:
         asked = self.prompt(prompt, intent, context, draft, time_zone=time_zone, unclear=unclear)
         schema = answer_schema()
         for attempt in (1, 2):
+            if deadline is not None and deadline - time.monotonic() < self.worst_answer_s():
+                return self._fall_back(draft, info, started, "no time left for the model to answer")
             info.attempts = attempt
             try:
                 completion = self.llm.complete(asked, schema=schema, schema_name="PlannerAnswer")

@@ -32,6 +32,7 @@ from toolgen.models import Job, JobMessage
 from toolgen.planner.breadth import load, unmet, vocabulary
 from toolgen.planner.llm import LLMPlanner
 from toolgen.planner.trial import sample
+from toolgen.probe import upstream_passing
 from toolgen.program import ToolProgram
 from toolgen.services import Services
 
@@ -130,8 +131,8 @@ def exercise(services: Services, program: ToolProgram, function_name: str, user:
         answer = json.loads(result.get("body") or "null") if result.get("body") else None
         if op.kind == "create" and status == 201 and isinstance(answer, dict):
             made[op.entity] = answer["id"]
-        elif op.kind == "fetch" and status == 502:
-            continue  # its source, standing in, misbehaving is the probe's to say (a warning), not the tool's
+        elif op.kind == "fetch" and status == 502 and isinstance(answer, dict) and upstream_passing(answer):
+            continue  # its source not answering is the probe's to say (a warning); misreading it is the tool's fault
         if not 200 <= status < 300:
             problems.append(f"{method} {op.path} answered {status}: {str(result.get('body'))[:160]}")
     return problems

@@ -55,6 +55,7 @@ class OfflinePlanner:
         draft: Plan | None = None,
         time_zone: str | None = None,
         unclear: bool = False,
+        deadline: float | None = None,
     ) -> Plan:
         """A validated ToolProgram for ``intent``; StageError when the archetype has no plan."""
         if draft is not None:  # the composer is deterministic: the draft made for this request is the plan

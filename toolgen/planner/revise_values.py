@@ -181,9 +181,24 @@ _ITEMS = re.compile(r"\s*(?:,|，|、|;|；|/|\band\b|&|和|及|以及|跟|与)\
 _TRAILING = re.compile(r"(?:\s*(?:now|then|please|一下|了|吧|啊|。|\.|!|！))+$", re.IGNORECASE)
 
 
+_NOT_A_NAME = re.compile(
+    r"\b(add|remove|delete|rename|field|column|track|record|log|show|also|please|make|default|goal)\b"
+    r"|字段|一栏|记录|加上|去掉|删除|显示|默认|目标",
+    re.IGNORECASE,
+)
+
+
+def _a_name(item: str) -> bool:
+    """Whether an item of a list said as a setting's value reads as one value (a name, a room, a number), not a
+    clause of another request."""
+    words = item.split()
+    return not _NOT_A_NAME.search(item) and len(words) <= 4 and len(item) <= 40
+
+
 def read_setting(prompt: str, program: ToolProgram, name: str, word: str, lang: str) -> list[Change]:
     """'my roommates are Anna, Ben and Chloe', '室友改成小王、小李', 'rent is 7000 now': a setting's new value, of the
-    kind it holds (a list of names or numbers, a number, a text), read from what follows the word that names it."""
+    kind it holds (a list of names or numbers, a number, a text), read from what follows the word that names it;
+    [] when what follows is no such value (the follow-up is read clause by clause instead)."""
     setting = program.settings[name]
     lowered = prompt.lower()
     after = prompt[lowered.find(word) + len(word) :] if word in lowered else prompt
@@ -193,6 +208,8 @@ def read_setting(prompt: str, program: ToolProgram, name: str, word: str, lang: 
     if isinstance(current, list):
         items = [item.strip(" '\"“”‘’") for item in _ITEMS.split(after)]
         items = [item for item in items if item]
+        if not all(_a_name(item) for item in items):  # "... and add a note field": not a list of names
+            return []
         if current and all(isinstance(v, int | float) for v in current):
             numbers = [number(item) for item in items]
             value = [_plain(n) for n in numbers if n is not None] if all(n is not None for n in numbers) else None

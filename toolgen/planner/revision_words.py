@@ -168,30 +168,25 @@ PEOPLE = frozenset(
 )  # fmt: skip
 
 
+# A setting is what a follow-up is about only when it is said first, then its new value: "my roommates are ...",
+# "rent: 7000", "室友改成...": "add a note so friends know" mentions friends and sets nothing.
+_SETTING_LEAD = r"^\s*(?:(?:my|our|the|set|change|update|now|把|我的|我们的|现在)\s*)*"
+_SETTING_CUE = r"s?\s*(?:are|is|=|:|：|to|now|will be|should be|是|为|改成|改为|换成|变成|现在是|有|改|换)"
+
+
 def setting_named(text: str, program: ToolProgram) -> tuple[str, str] | None:
-    """The setting the text names (by its name or its label, singular or plural, or, for a group of people, by any
-    word for one), and the word that named it."""
+    """The setting a follow-up sets (named by its name or label, singular or plural, or, for a group of people, by
+    any word for one, at the start of the follow-up and followed by its new value), and the word that named it."""
     lowered = text.lower()
-    found: list[tuple[int, str, str]] = []
     for name, setting in program.settings.items():
         words = {name, name.replace("_", " "), bare(setting.label).lower()} - {""}
         if words & PEOPLE and isinstance(setting.value, list):
             words |= PEOPLE
         words |= {w[:-1] for w in words if w.endswith("s") and len(w) > 3}  # "roommates" said as "roommate"
-        for word in words:
-            chinese = re.search(r"[\u4e00-\u9fff]", word)
-            hit = lowered.find(word) if chinese else _word_at(lowered, word)
-            if hit >= 0:
-                found.append((hit, name, word))
-    if not found:
-        return None
-    _, name, word = min(found, key=lambda f: (f[0], -len(f[2])))
-    return name, word
-
-
-def _word_at(text: str, word: str) -> int:
-    match = re.search(rf"(?<![a-z]){re.escape(word)}s?(?![a-z])", text)
-    return match.start() if match else -1
+        for word in sorted(words, key=len, reverse=True):
+            if re.match(_SETTING_LEAD + re.escape(word) + _SETTING_CUE, lowered):
+                return name, word
+    return None
 
 
 def constant_words(program: ToolProgram, name: str) -> set[str]:

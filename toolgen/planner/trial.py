@@ -53,9 +53,10 @@ def sample(spec: FieldSpec, today: dt.date, index: int = 0) -> Any:
         return today.isoformat()
     if kind == "time":
         return "08:00"
-    if kind == "list":
-        items = getattr(spec, "items", None) or "number"
-        return [3, 5, 2] if items in ("number", "integer") else ["a", "b", "c"]
+    if kind == "list":  # three items, each a plausible value of the item type within the list's bounds and choices
+        from toolgen.program_values import item_spec
+
+        return [sample(item_spec(spec), today, index + k) for k in range(min(3, spec.max_items))]
     if spec.enum:
         return spec.enum[0]
     return "sample"[: spec.max_length]
@@ -75,6 +76,7 @@ def _call(app: Any, op: Any, row_id: str | None = None, query: dict[str, str] | 
 
 def trial(program: ToolProgram, today: dt.date | None = None) -> None:
     """Run every operation of ``program`` once (see the module's docstring); TrialError at the first that fails."""
+    from toolgen.runtime import operations
     from toolgen.runtime.app import ToolApp
     from toolgen.runtime.rows import RowStore
     from toolgen.runtime.values import check_object
@@ -84,9 +86,16 @@ def trial(program: ToolProgram, today: dt.date | None = None) -> None:
     table, key = MemoryTable(), "trial-only"  # no token is ever made: the operations are run directly
     app = ToolApp(program, tool_id="t" + "0" * 20, owner=OWNER, table=table, secret=key, clock=lambda: day)
     rows = RowStore(table, app.home, OWNER, program)
-    for entity, entity_rows in program.seed.items():  # the starting rows first, as the person's tool will have them
+    creates = {op.entity: op for op in program.operations if isinstance(op, CreateOp)}
+    for entity, entity_rows in program.seed.items():  # the starting rows first, stored as the pipeline stores them
         for row in entity_rows:
-            rows.create(entity, check_object(row, program.entities[entity].fields, today=day))
+            try:
+                if entity in creates:
+                    operations.create(program, creates[entity], rows, row, day)
+                else:
+                    rows.create(entity, check_object(row, program.entities[entity].fields, today=day))
+            except ToolCallError as e:
+                raise TrialError(f"a starting row of {entity} was refused: {e.message}") from e
     made: dict[str, str] = {}  # entity -> the id of the row added
     for op in program.operations:
         if isinstance(op, CreateOp) and op.entity not in made:

@@ -31,7 +31,18 @@ from toolgen.runtime.errors import Invalid
 from toolgen.runtime.functions import column_functions, scalar_functions, streak
 from toolgen.runtime.messages import Message
 
-__all__ = ["MAX_ROWS", "Data", "aggregate", "compute", "next_occurrence", "row_matches", "row_values", "streak"]
+__all__ = [
+    "MAX_ROWS",
+    "MAX_WORK",
+    "Data",
+    "Work",
+    "aggregate",
+    "compute",
+    "next_occurrence",
+    "row_matches",
+    "row_values",
+    "streak",
+]
 
 MAX_ROWS = 10_000
 # List items one evaluation may walk: an aggregate's MAX_ROW_PASSES passes over MAX_ROWS rows (what plan check
@@ -131,11 +142,13 @@ def aggregate(
     *,
     constants: dict[str, Any] | None = None,
     today: dt.date | None = None,
+    work: Work | None = None,
 ) -> dict[str, Any]:
-    """Each metric over ``rows`` (oldest first)."""
+    """Each metric over ``rows`` (oldest first); ``work``: a budget shared with the other groups or periods of the
+    same answer (a series of 60 periods walks no more than one aggregate may), else its own."""
     rows = rows[-MAX_ROWS:]
     names = {**_names((), constants or {}), **{c: Data(r.get(c) for r in rows) for c in columns}}
-    work = Work(MAX_WORK)
+    work = work if work is not None else Work(MAX_WORK)
     memo = _Memo(work, len(rows))
     functions = memo.functions(column_functions(len(rows), today or _today(), work))
     evaluator = _Evaluator(operators=memo.operators(operators(work)), functions=functions, names=names)
@@ -212,6 +225,7 @@ def row_values(
     labels: dict[str, str] | None = None,
     fields: Iterable[str] = (),
     previous: dict[str, Any] | None = None,
+    work: Work | None = None,
 ) -> dict[str, Any]:
     """Per-row figures (computed fields, derived defaults) over one row's values and the constants, in turn (each may
     read those before it); ``previous``: the values ``prev(name)`` reads (toolgen/runtime/previous.py).
@@ -219,7 +233,7 @@ def row_values(
     ``fields``: the entity's, each bound (None when the row lacks it). ``strict`` as for compute: a derived field
     of a row being created is the caller's to fix.
     """
-    work = Work(ROW_WORK)
+    work = work if work is not None else Work(ROW_WORK)  # a window of rows may share one budget (previous.py)
     evaluator = _RowEvaluator(
         previous,
         operators=operators(work),

@@ -67,3 +67,24 @@ def kept_or_computed(
     if len(text) <= MAX_KEPT:
         rows.keep(op.id, {"version": version, "question": question, "answer": text})
     return answer
+
+
+MAX_KEPT_ROWS = 300 * 1024  # the previous row's values for a window of rows: under DynamoDB's 400 KB an item
+
+
+def kept_value(
+    rows: RowStore, name: str, question: list[Any], compute: Callable[[], Any], *, most: int = MAX_KEPT_ROWS
+) -> Any:
+    """``compute()``'s answer, kept under ``name`` until the next write (or another ``question``, day or revision):
+    what a list reads of the rows before its own (prev), worked out once a write, not once a call."""
+    version = rows.summary().get("version", 0)
+    text = json.dumps([name, question, rows.revision], default=str, ensure_ascii=False)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    kept = rows.kept(name)
+    if kept and kept.get("version") == version and kept.get("question") == digest:
+        return json.loads(kept["answer"])
+    answer = compute()
+    written = json.dumps(answer, ensure_ascii=False)
+    if len(written) <= most:
+        rows.keep(name, {"version": version, "question": digest, "answer": written})
+    return answer

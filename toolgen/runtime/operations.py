@@ -112,9 +112,15 @@ def list_rows(
     fields = entity.fields  # bound in a row's figures: None where the row lacks one
     if op.computed:
         before: dict[str, dict[str, Any] | None] = {}
-        if previous.uses_prev(op.computed):
-            window = previous.in_order(rows.recent(op.entity, FIGURE_ROWS), "date" if "date" in entity.fields else None)
-            before = previous.previous_rows(window, op.computed, names, today, fields=fields)
+        if previous.uses_prev(op.computed):  # the rows before, read over the figures' window once a write
+
+            def before_each() -> dict[str, dict[str, Any] | None]:
+                window = previous.in_order(rows.recent(op.entity, FIGURE_ROWS), previous.order_field(entity))
+                return previous.previous_rows(window, op.computed, names, today, fields=fields)
+
+            inputs = sorted((k, str(v)) for k, v in names.items() if k in (op.inputs or {}))
+            asked = [inputs, today.isoformat(), FIGURE_ROWS]
+            before = figures.kept_value(rows, f"prev:{op.id}", asked, before_each)
         items = [
             {
                 **r,
@@ -168,8 +174,7 @@ def _over(
 ) -> dict[str, Any]:
     computed: dict[str, str] = getattr(op, "computed", None) or {}  # a program deployed before has none
     if computed:  # over every row read, before any is left out: prev() reads the row before, whichever it is
-        by = next((name for name in ("date", op.period_field) if name in entity.fields), None)
-        ordered = previous.in_order(read, by)
+        ordered = previous.in_order(read, previous.order_field(entity, op.period_field))
         values = previous.computed(ordered, computed, names, today, fields=entity.fields)
         read = [{**r, **values[r["id"]]} for r in read]
     items = [r for r in read if _matches(r, wanted)]
@@ -181,8 +186,10 @@ def _over(
         items.sort(key=lambda r: str(r.get("date") or ""))
     columns = [*entity.fields, "id", "created_at", "updated_at", *computed]
 
+    work = expressions.Work(expressions.MAX_WORK)  # one budget for the whole answer, whatever its groups or periods
+
     def figures(group: list[dict[str, Any]]) -> dict[str, Any]:
-        return expressions.aggregate(op.metrics, group, columns, constants=names, today=today)
+        return expressions.aggregate(op.metrics, group, columns, constants=names, today=today, work=work)
 
     series = getattr(op, "series", None)
     if series:

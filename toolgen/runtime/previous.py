@@ -48,6 +48,17 @@ def uses_prev(computed: dict[str, str]) -> bool:
     return any(PREV in expr and _read_before(expr) for expr in computed.values())
 
 
+def order_field(entity: Any, period_field: str | None = None) -> str | None:
+    """The date field rows are ordered by for prev(), the same for a list and for figures: ``date``, else the figures'
+    period field, else the entity's first date field; None: by creation alone."""
+    dates = [name for name, spec in entity.fields.items() if spec.type == "date"]
+    if "date" in dates:
+        return "date"
+    if period_field in dates:
+        return period_field
+    return dates[0] if dates else None
+
+
 def in_order(rows: list[dict[str, Any]], field: str | None) -> list[dict[str, Any]]:
     """``rows`` (given oldest first by creation, as a figure reads them) in the entity's order: by ``field``, a
     date, when there is one (a row without one first), then by creation."""
@@ -91,12 +102,16 @@ def previous_rows(
     # what prev reads, and every figure before the last of them (a figure may read those before it, in turn)
     last = max((i for i, name in enumerate(figures) if name in wanted), default=-1)
     needed = dict(list(figures.items())[: last + 1])
+    reads = {name for expr in figures.values() for name in _read_before(expr)}  # all prev may ask of a row before
+    work = expressions.Work(expressions.MAX_WORK)  # one budget for the whole window, as an aggregate has
     previous: dict[str, dict[str, Any] | None] = {}
     before: dict[str, Any] | None = None
     for row in rows:
-        previous[row["id"]] = before
+        previous[row["id"]] = None if before is None else {k: v for k, v in before.items() if k in reads}
         values = (
-            expressions.row_values(needed, row, names, today=today, fields=fields, previous=before) if needed else {}
+            expressions.row_values(needed, row, names, today=today, fields=fields, previous=before, work=work)
+            if needed
+            else {}
         )
         before = {**row, **values}
     return previous
