@@ -7,6 +7,8 @@ not carry. tests/unit/test_actions.py rebuilds the weights in memory and compare
 The data, labelled action or tool (docs/knowledge.md, "Refusing actions"):
 - tests/data/actions/corpus.jsonl: requests written for this, each an action (with its kind) or a tool, many of
   the tools about orders, payments, messages and medicines;
+- tests/data/actions/corpus2.jsonl: a second such corpus, written for the first model's weak spots (actions that
+  name what a log would keep, actions said as a wish or a status, advice and chat; the tools closest to them);
 - tests/data/actions/vague.jsonl: vague requests for a tool ("something for my bonsai trees", "给我的多肉弄个小工具"),
   which the other sources hardly have: without them the model refused what the rules ask back on and a configured
   model should read;
@@ -41,6 +43,10 @@ from toolgen.paths import ROOT
 
 TESTS = ROOT / "tests" / "data"
 CORPUS = TESTS / "actions" / "corpus.jsonl"
+# A second corpus, written for the first model's weak spots: actions that name a thing a log would (a payment to
+# log, a coffee to add to a tracker), actions said as a wish or a status, advice and chat on everyday subjects, and
+# the tools closest to them in wording.
+CORPUS2 = TESTS / "actions" / "corpus2.jsonl"
 VAGUE = TESTS / "actions" / "vague.jsonl"
 BREADTH = TESTS / "breadth"
 INTENTS = TESTS / "intents.jsonl"
@@ -91,7 +97,7 @@ def examples() -> list[Example]:
         Example(r["text"], r["lang"], r["label"] == "action", KIND_OF.get(r["category"], r["category"]), "corpus")
         if r["label"] == "action"
         else Example(r["text"], r["lang"], False, None, "corpus")
-        for r in _jsonl(CORPUS)
+        for r in [*_jsonl(CORPUS), *_jsonl(CORPUS2)]
     ]
     rows += [Example(r["text"], r["lang"], False, None, "vague") for r in _jsonl(VAGUE)]
     for part in breadth_parts():
