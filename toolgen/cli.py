@@ -204,6 +204,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         _print_tool(job, client)
     elif job["status"] == "refused":  # not a failure: toolgen said, on purpose, that no tool does this
         print(f"refused ({job['refused']}): {job['reason']}")
+        if job.get("candidates"):  # ... unless a tool was meant: the one the request reads as is offered
+            print(f"if you meant a tool: toolgen answer {job_id}")
     elif job["status"] == "needs_clarification":
         print(f"needs clarification: {job['question']}")
         _print_candidates(job)

@@ -68,6 +68,11 @@ class Intent(BaseModel):
     shape: str | None = Field(default=None, description="log, collection, schedule, dates, calculator, lookup, split")
     subject: str | None = Field(default=None, description="the knowledge base's subject, when one was read")
     refusal: str | None = Field(default=None, description="why no tool can do this (an action in the world)")
+    doubt: str | None = Field(
+        default=None,
+        description="an action the learned refusal reads in a request the rules read as a tool: the person is asked "
+        "(the tool proposed) rather than refused, and no model reads it until they answer",
+    )
     unresolved: list[str] = Field(default_factory=list, description="places or names the request gave, not found")
 
 

@@ -124,7 +124,8 @@ def understand(
     started = time.perf_counter()
     intent = classify_as(prompt, choice) if choice else classify(prompt)
     unclear = None
-    if intent.archetype is None and intent.refusal is None and services.planner.name.startswith("llm:"):
+    doubted = intent.refusal is not None or intent.doubt is not None  # no model reads it (until the person says)
+    if intent.archetype is None and not doubted and services.planner.name.startswith("llm:"):
         # A model may read what the rules cannot: it composes from a bare draft of the likeliest shape, and if it
         # cannot, the person is asked back after all (pipeline._run).
         unclear, shape = intent, intent.shape if intent.shape in ("log", "collection", "schedule", "dates") else "log"
@@ -132,7 +133,7 @@ def understand(
     understood = Understanding(intent=intent, classify_ms=_ms_since(started), unclear=unclear)
     started = time.perf_counter()
     if learn:  # what the person says about themselves is learnt even when the tool they ask for is unclear
-        if intent.refusal is None:
+        if not doubted:
             found = services.memories.reader.mine(prompt)
         else:  # a refused action's words reach no model, now or later: the rules read it, and only the facts it
             # holds are kept, in words of their own ("diet: vegetarian"), never its sentence, which a later prompt
@@ -171,8 +172,9 @@ def record_understanding(job: Job, understood: Understanding) -> None:
     job.stage("classify").status, job.stage("classify").ms = "succeeded", understood.classify_ms
     if understood.intent.archetype is None:
         asked = ask(job.prompt, understood.intent)
-        if asked.refused:  # an action in the world: it ends here, with its reason
+        if asked.refused:  # an action in the world: it ends here, with its reason (and a tool, if the rules read one)
             job.status, job.refused, job.reason = "refused", asked.refused, asked.question
+            job.proposal, job.candidates = asked.proposal, asked.candidates
         else:
             job.status, job.question = "needs_clarification", asked.question
             job.proposal, job.candidates = asked.proposal, asked.candidates

@@ -266,6 +266,18 @@
     return [form];
   }
 
+  // A period's key as the runtime sends it ("2026-W49", "2026-12", "2026-12-06", "2026"), in the page's words.
+  function periodName(key, short) {
+    const week = key.match(/^(\d{4})-W(\d{2})$/);
+    const month = key.match(/^(\d{4})-(\d{2})$/);
+    const day = key.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+    const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => String(values[k]));
+    if (week) return fill(short ? L.week_short : L.week, { year: week[1], week: Number(week[2]) });
+    if (month) return fill(short ? L.month_short : L.month, { year: month[1], month: Number(month[2]), name: L.months[Number(month[2]) - 1] });
+    if (day) return fill(L.day, { month: Number(day[2]), day: Number(day[3]) });
+    return fill(L.year, { year: key });
+  }
+
   // A series: each period's first figure as a bar (a count or an amount) or a line of points (an average or a
   // reading), oldest first, its key's tail as the label; then every figure of each period as text.
   function drawSeries(box, op, series) {
@@ -288,7 +300,7 @@
     series.forEach((p, i) => {
       const v = Number(p.metrics[first]);
       const x = pad + i * step + step / 2;
-      const label = p.key.length > 7 ? p.key.slice(5) : p.key;
+      const label = periodName(p.key, true);
       if (series.length <= 16 || i % Math.ceil(series.length / 12) === 0) {
         chart.appendChild(svg("text", { x, y: h - 6, "text-anchor": "middle", class: "big" }, label));
       }
@@ -309,7 +321,7 @@
     const names = Object.keys(series[0].metrics);
     const head = el("tr", {}, [el("th", { scope: "col", text: L.period }), ...names.map((k) => el("th", { scope: "col", text: metricName(k) }))]);
     const body = series.slice().reverse().map((p) => el("tr", { "data-period": p.key }, [
-      el("th", { scope: "row", text: p.key }), ...names.map((k) => el("td", { text: show(p.metrics[k]) }))]));
+      el("th", { scope: "row", text: periodName(p.key, false) }), ...names.map((k) => el("td", { text: show(p.metrics[k]) }))]));
     box.appendChild(el("table", { class: "series" }, [el("thead", {}, [head]), el("tbody", {}, body)]));
   }
 

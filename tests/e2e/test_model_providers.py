@@ -146,3 +146,43 @@ def test_bedrock_down_falls_back_to_the_offline_plan_with_the_reason_on_the_job(
     job = generate(server, "log my runs", "bea")
     assert job["status"] == "succeeded", job
     assert job["planner"]["fallback"].startswith("ServiceUnavailableException")
+
+
+GAMES = {
+    "name": "board_games",
+    "title": "Board games",
+    "archetype": "custom_collection",
+    "entities": {"game": {"fields": {"name": {"type": "string", "required": True},
+                                     "min_players": {"type": "integer", "minimum": 1, "default": 2},
+                                     "max_players": {"type": "integer", "minimum": 1, "default": 4}}}},
+    "seed": {"game": [{"name": "Catan", "min_players": 3, "max_players": 4},
+                      {"name": "Codenames", "min_players": 4, "max_players": 8},
+                      {"name": "Patchwork", "min_players": 2, "max_players": 2}]},
+    "operations": [
+        {"id": "addGame", "kind": "create", "path": "/games", "entity": "game"},
+        {"id": "listGames", "kind": "list", "path": "/games", "entity": "game", "sort": "name",
+         "inputs": {"players": {"type": "integer", "minimum": 1, "label": "Players"}},
+         "where": "not given(players) or (min_players <= players and players <= max_players)"},
+        {"id": "stats", "kind": "aggregate", "path": "/stats", "entity": "game",
+         "metrics": {"games": "count()", "for_four": "count_where(four, True)"},
+         "computed": {"four": "min_players <= 4 and 4 <= max_players"}},
+    ],
+    "labels": {"games": "Games", "for_four": "Games for four", "four": "For four"},
+}  # fmt: skip
+
+
+def test_a_range_filter_typed_on_the_page_narrows_its_list(compatible, watched):
+    server, fake = compatible
+    fake.scripts["PlannerAnswer"] = [("json", planned(GAMES))]
+    fake.scripts["MemoryFacts"] = [("json", {"facts": []})] * 4
+    job = generate(server, "my board games with how many can play, filter by players", "gil")
+    assert job["status"] == "succeeded", job
+    page = open_tool(watched, job["ui_url"], server.token("gil"))
+    until(page, "document.querySelectorAll('.table-wrap tbody tr').length === 3")
+    assert "Games for four" in page.locator(".stats").inner_text() and "2" in page.locator(".stats").inner_text()
+    form = page.locator("form[data-form=query]")
+    form.locator("input[name=players]").fill("6")
+    form.locator("button[type=submit]").click()
+    until(page, "document.querySelectorAll('.table-wrap tbody tr').length === 1")
+    assert page.locator(".table-wrap tbody tr").first.inner_text().startswith("Codenames")
+    assert watched.errors == [], watched.errors

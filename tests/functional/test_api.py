@@ -352,3 +352,15 @@ def test_a_path_with_a_control_character_matches_no_route(api):
     for path in ("/v1/tools/\n", "/v1/tools/t0000000000000000000z\n", "/v1/health\r"):
         status, body, _ = request(api, "GET", path)
         assert status == 404 and body["code"] == "not_found", path
+
+
+def test_a_refusal_that_offers_a_tool_can_be_answered_for_it(api, aws_env, emulator):
+    # given a request refused as an action, in which the rules read a cost split
+    body = request(api, "POST", "/v1/tools", user="ula", body={"prompt": "split the rent by room area"})[1]
+    job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="ula")[1]
+    assert job["status"] == "refused" and job["proposal"]["choice"] == "expense_splitter"
+    assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
+    # when the person answers that they meant the tool, then the job goes on with it
+    status, answer, _ = request(api, "POST", f"/v1/jobs/{body['job_id']}/answer", user="ula", body={"accept": True})
+    assert status == 202 and answer["status"] == "queued"
+    assert body["job_id"] in queued_job_ids(emulator, aws_env.queue_url)

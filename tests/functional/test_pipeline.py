@@ -350,3 +350,22 @@ def test_a_request_the_model_declines_is_refused_in_its_words_and_never_planned_
     assert job.tool_id is None and job.planner["fallback"] is None
     assert [s.status for s in job.stages][3:] == ["skipped"] * 4
     assert len(emulator.client("lambda").list_functions()["Functions"]) == before
+
+
+def test_a_doubted_request_is_refused_with_its_tool_offered_and_no_model_reads_it_until_the_person_answers(services):
+    # given a request the rules read as a cost split and the learned refusal as an action
+    fake = _llm(services, [])
+    try:
+        job = run(services, "split the rent by room area", user="una2")
+    finally:
+        fake.stop()
+    # then it is refused with its reason, the split offered, and no model read it
+    assert job.status == "refused" and job.refused and job.reason
+    assert job.proposal and job.proposal["choice"] == "expense_splitter"
+    assert fake.requests == []  # neither the planner's model nor the fact reader's
+    # and the person who meant the tool answers for it (as POST /v1/jobs/{id}/answer records it): it is made
+    answered = services.jobs.create(
+        Job(job_id=sortable_id("j"), user="una2", prompt=job.prompt, choice="expense_splitter")
+    )
+    done = process(JobMessage(job_id=answered.job_id, user="una2", prompt=job.prompt), services)
+    assert done.status == "succeeded", done.error

@@ -66,8 +66,10 @@ def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
 )
 def test_actions_no_rule_was_written_for_are_refused(text: str) -> None:
     intent = classify(text)
-    assert intent.archetype is None and intent.refusal is not None, intent
-    assert intent.candidates == []  # nothing to pick: the request never becomes a model's prompt
+    # refused; or, where the rules read a tool in it, asked back with that tool proposed: either way no tool is made
+    # and no model reads it
+    assert intent.archetype is None and (intent.refusal is not None or intent.doubt is not None), intent
+    assert intent.candidates == [] if intent.refusal else len(intent.candidates) == 1
 
 
 @pytest.mark.parametrize(
@@ -114,9 +116,12 @@ def test_a_clear_action_is_refused_as_its_kind(text: str, kind: str) -> None:
 def test_a_refusal_gives_its_reason_in_the_requests_language(text: str) -> None:
     intent = classify(text)
     asked = ask(text, intent)
-    assert asked.refused == intent.refusal is not None
+    assert asked.refused == (intent.refusal or intent.doubt) and asked.refused
     assert _chinese(asked.question) == _chinese(text), asked.question
-    assert asked.candidates == [] and asked.proposal is None
+    if intent.refusal:
+        assert asked.candidates == [] and asked.proposal is None
+    else:  # a doubt: the reason said, and the tool the rules read offered
+        assert asked.proposal is not None
 
 
 def test_a_learned_kind_of_its_own_has_its_own_reason() -> None:
@@ -138,3 +143,15 @@ def test_the_model_is_read_without_scikit_learn_or_numpy_and_a_tool_never_loads_
     tool = "import sys\nfrom toolgen.runtime import ToolApp\nprint('toolgen.intent.actions' in sys.modules)\n"
     done = subprocess.run([sys.executable, "-c", tool], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_a_tool_the_rules_read_where_the_model_reads_an_action_is_asked_back_with_that_tool_proposed() -> None:
+    # given a request the rules read as a cost split, in which the learned refusal reads an action (a room, a device)
+    intent = classify("split the rent by room area")
+    # then it is refused, and the tool the rules read is offered: a person who meant it answers and gets it
+    assert intent.archetype is None and intent.refusal is None and intent.doubt is not None
+    assert intent.candidates == ["expense_splitter"]
+    asked = ask("split the rent by room area", intent)
+    assert asked.refused == intent.doubt and asked.proposal is not None
+    assert asked.proposal["choice"] == "expense_splitter"
+    assert asked.question.startswith("That sounds like something to do rather than a tool to make")

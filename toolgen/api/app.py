@@ -272,7 +272,7 @@ def answer_job(job_id: str, body: AnswerRequest) -> Response[Accepted]:
     svc, user = services(), _user()
     job = svc.jobs.get(user, job_id)
     zh = is_chinese(job.prompt)  # the person's language, as every answer to them
-    if job.status != "needs_clarification" or not job.candidates:
+    if job.status not in ("needs_clarification", "refused") or not job.candidates:
         if zh:
             raise ConflictError(
                 f"任务 {job_id} 不在等待回答：" + ("它要做的事没有工具能做" if job.refused else "没有可选的工具")

@@ -222,6 +222,9 @@ def classify(text: str) -> Intent:
     intent, found = _by_rules(text)
     if intent.refusal is None and found is not None:  # an action the rules have no cue for, read by a learned model
         judged = judge(standard(text), found, intent.lang, read_as_tool=intent.archetype is not None)
+        if judged.refused and intent.archetype is not None:  # the rules read a tool: the person says which it is
+            doubted = {"archetype": None, "confidence": 0.0, "candidates": [intent.archetype], "doubt": judged.kind}
+            return intent.model_copy(update=doubted)
         if judged.refused:
             return Intent(archetype=None, confidence=0.0, lang=intent.lang, refusal=judged.kind)
     return intent

@@ -30,6 +30,12 @@ _PICK = {
     "en": "I am not sure which tool you mean. I can make the first of these now, or one of the others:",
     "zh": "我不太确定你想要哪种工具。可以直接做第一个，也可以选其他的：",
 }
+# An action the learned refusal reads where the rules read a tool: which one the person means is theirs to say.
+_DOUBT = {
+    "en": "That sounds like something to do rather than a tool to make: {reason} If you meant a tool, answer and I "
+    "make this one:",
+    "zh": "这听起来像是要我替你去做的事，而不是做一个工具：{reason}如果你要的是工具，回答一下我就做这个：",
+}
 _NOTHING = {
     "en": "What would you like the tool to do? For example: 'log my blood pressure', 'a list of gift ideas', "
     "'remind me to water the plants every 3 days', 'calculate my mortgage payment'.",
@@ -79,6 +85,13 @@ def ask(prompt: str, intent: Intent) -> Asked:
         reason = action.reason(lang) if action is not None else _REFUSED[lang]
         return Asked(question=reason, refused=intent.refusal)
     candidates = [c for c in (_candidate(prompt, choice) for choice in intent.candidates[:MAX_CANDIDATES]) if c]
+    if intent.doubt is not None:  # refused, with the tool the rules read offered: a person who meant it answers
+        action = action_named(intent.doubt)
+        reason = action.reason(lang) if action is not None else _REFUSED[lang]
+        if not candidates:
+            return Asked(question=reason, refused=intent.doubt)
+        question = f"{_DOUBT[lang].format(reason=reason.rstrip())} {candidates[0]['title']}"
+        return Asked(question=question, refused=intent.doubt, proposal=candidates[0], candidates=candidates)
     if not candidates:
         return Asked(question=_NOTHING[lang] if not intent.candidates else clarifying_question(intent))
     titles = "; ".join(f"{i}. {c['title']}" for i, c in enumerate(candidates, 1))

@@ -22,7 +22,7 @@ from toolgen.planner.labels import figure
 from toolgen.program import ToolProgram
 from toolgen.ui.theme import THEME, tokens
 
-_LABELS = {
+_LABELS: dict[str, dict[str, Any]] = {
     "en": {
         "asked": "You asked",
         "changed": "New in revision {n}",
@@ -52,6 +52,13 @@ _LABELS = {
         "chart": "{label}, by day",
         "series_chart": "{label}, by period",
         "period": "Period",
+        "week": "Week {week}, {year}",
+        "week_short": "W{week}",
+        "month": "{name} {year}",
+        "month_short": "{name}",
+        "months": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+        "day": "{month}/{day}",
+        "year": "{year}",
         "apply": "Show",
         "list_hint": "(separated by commas)",
         "needs": "fill in {fields}",
@@ -89,6 +96,13 @@ _LABELS = {
         "chart": "{label}（按天）",
         "series_chart": "{label}（按周期）",
         "period": "周期",
+        "week": "{year}年第{week}周",
+        "week_short": "第{week}周",
+        "month": "{year}年{month}月",
+        "month_short": "{month}月",
+        "months": ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"],
+        "day": "{month}月{day}日",
+        "year": "{year}年",
         "apply": "查看",
         "list_hint": "（用逗号分隔）",
         "needs": "请填写{fields}",
@@ -220,6 +234,6 @@ def render_page(
         notice=notice,
         settings=_settings(program),
         changes=changes or [],
-        changed=_LABELS[program.ui.lang]["changed"].format(n=program.revision),
+        changed=str(_LABELS[program.ui.lang]["changed"]).format(n=program.revision),
     )
     return Page(html=html, csp=csp)
