@@ -73,6 +73,12 @@ class Intent(BaseModel):
         description="an action the learned refusal reads in a request the rules read as a tool: the person is asked "
         "(the tool proposed) rather than refused, and no model reads it until they answer",
     )
+    wary: str | None = Field(
+        default=None,
+        description="an action the learned refusal half reads in a request the rules read as a tool: where a model is "
+        "configured, the request is treated as a doubt (the tool offered) so that no model reads it until the person "
+        "says it is the tool they meant",
+    )
     unresolved: list[str] = Field(default_factory=list, description="places or names the request gave, not found")
 
 

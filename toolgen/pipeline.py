@@ -123,6 +123,10 @@ def understand(
     """
     started = time.perf_counter()
     intent = classify_as(prompt, choice) if choice else classify(prompt)
+    if intent.wary is not None and _model_reads(services):  # its words go to no model until the person says
+        intent = intent.model_copy(
+            update={"archetype": None, "confidence": 0.0, "candidates": [intent.archetype], "doubt": intent.wary}
+        )
     unclear = None
     doubted = intent.refusal is not None or intent.doubt is not None  # no model reads it (until the person says)
     if intent.archetype is None and not doubted and services.planner.name.startswith("llm:"):
@@ -161,6 +165,12 @@ def understand(
     if understood.cached is not None:
         understood.live = _live_tool(services, user, understood.cached)
     return understood
+
+
+def _model_reads(services: Services) -> bool:
+    """Whether a request's words would reach a model: a model plans, or reads facts beside the rules."""
+    reader = getattr(services.memories.reader, "name", "")
+    return services.planner.name.startswith("llm:") or (isinstance(reader, str) and reader.startswith("llm:"))
 
 
 def _ms_since(started: float) -> float:

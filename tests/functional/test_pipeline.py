@@ -352,6 +352,24 @@ def test_a_request_the_model_declines_is_refused_in_its_words_and_never_planned_
     assert len(emulator.client("lambda").list_functions()["Functions"]) == before
 
 
+def test_a_tool_the_learned_refusal_half_reads_as_an_action_is_offered_before_a_model_reads_it(services):
+    from toolgen.intent import classify
+
+    prompt = "a log of texts I send to my landlord"  # a tool to the rules, a message to someone half-way to the model
+    # given no model: it is made as the rules read it (no words leave the platform)
+    offline = run(services, prompt, user="wes")
+    assert offline.status == "succeeded", offline.error
+    # given a model: it is refused with that tool offered, and no word of it reached the model
+    fake = _llm(services, [])
+    try:
+        job = run(services, prompt, user="wes2")
+    finally:
+        fake.stop()
+    assert job.status == "refused" and job.refused == "out_of_scope" and job.reason
+    assert job.proposal and job.proposal["choice"] == classify(prompt).archetype
+    assert fake.requests == []
+
+
 def test_a_doubted_request_is_refused_with_its_tool_offered_and_no_model_reads_it_until_the_person_answers(services):
     # given a request the rules read as a cost split and the learned refusal as an action
     fake = _llm(services, [])

@@ -32,6 +32,7 @@ def test_the_shipped_weights_are_what_the_data_gives() -> None:
     assert {key: shipped[key] for key in fresh} == fresh, "actions_model.json.gz is stale: run make actions"
     for language in ("en", "zh"):
         assert 0 < shipped["threshold"][language]["asked"] < 1 and 0 < shipped["threshold"][language]["read"] < 1
+        assert 0 < shipped["threshold"][language]["wary"] <= shipped["threshold"][language]["read"]
 
 
 def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
@@ -155,3 +156,14 @@ def test_a_tool_the_rules_read_where_the_model_reads_an_action_is_asked_back_wit
     assert asked.refused == intent.doubt and asked.proposal is not None
     assert asked.proposal["choice"] == "expense_splitter"
     assert asked.question.startswith("That sounds like something to do rather than a tool to make")
+
+
+def test_a_tool_the_model_half_reads_as_an_action_is_built_offline_and_marked_for_where_a_model_would_read_it() -> None:
+    # given a request the rules read as a tool, in which the learned refusal half reads a message to someone
+    intent = classify("a log of texts I send to my landlord")
+    # then it stays that tool (offline no words leave the platform), marked wary: below the refusal, past the bar
+    # before a model, with the general reason (the kind is too unsure down here)
+    assert intent.archetype is not None and intent.refusal is None and intent.doubt is None
+    assert intent.wary == actions.UNSURE
+    # and a plain tool is not marked
+    assert classify("calculate my mortgage payment").wary is None

@@ -92,6 +92,7 @@ class Judgement:
     p_action: float  # the model's probability that the request asks for an action rather than a tool
     kind: str  # the kind of action, a refusal id (booking, message, medical, ...); out_of_scope when unsure
     refused: bool  # p_action reached the threshold chosen by cross-validation
+    wary: bool = False  # a request the rules read as a tool: p_action reached the bar before a model reads it
 
 
 @dataclass(frozen=True)
@@ -156,4 +157,5 @@ def judge(text: str, cues: Cues, lang: str, *, read_as_tool: bool) -> Judgement:
     sure = 1 / sum(math.exp(score - scores[best]) for score in scores)  # the softmax of the best kind
     kind = model.kinds[best] if sure >= model.kind_sure else UNSURE
     threshold = model.thresholds[lang]["read" if read_as_tool else "asked"]
-    return Judgement(p_action=p, kind=kind, refused=p >= threshold)
+    wary = read_as_tool and p >= model.thresholds[lang]["wary"]
+    return Judgement(p_action=p, kind=kind, refused=p >= threshold, wary=wary)

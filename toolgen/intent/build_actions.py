@@ -24,7 +24,10 @@ in one fold, so a request is never judged by a model that learnt its paraphrase.
 refuse it or P(action) reaches the threshold of its language and of what the rules made of it: one for requests
 they ask back on (nearly all actions), a higher one for requests they read as a tool (nearly all tools). The pair
 refuses the most actions on held-out folds while it refuses at most 2% of the tool requests of the language, at
-most 0.5% of those the rules read as tools and at most 10% of those they ask back on.
+most 0.5% of those the rules read as tools and at most 10% of those they ask back on. A third, lower threshold
+("wary") is the bar before a model reads a request the rules read as a tool: past it, where a model is configured,
+the person is asked whether they meant the tool (the tool offered, no model asked) rather than sending an action's
+words out; it asks at most 4% of the tool requests the rules read as tools.
 """
 
 from __future__ import annotations
@@ -65,6 +68,10 @@ MAX_READ_REFUSALS = 0.005  # of the tool requests the rules read as tools: refus
 # of the tool requests the rules ask back on: a vague request for a tool ("something for stuff") is asked back, and
 # with a model configured the model reads it; few such requests are in the data, so the bar is set here, not learnt
 MAX_ASKED_REFUSALS = 0.1
+# Before a model reads a request the rules read as a tool, a lower bar: past it the person is asked whether they
+# meant the tool (one answer builds it, with the model), so an action's words reach no model until they say so. At
+# most this share of the tool requests the rules read as tools is asked so, on held-out folds.
+MAX_WARY = 0.04
 FOLDS = 5
 UNIT = 100  # weights are shipped in hundredths; a weight that rounds to 0 is not shipped
 
@@ -305,7 +312,10 @@ def thresholds(rows: list[Read], p: Any, language: str) -> dict[str, float]:
                 and false_asked[i] <= MAX_ASKED_REFUSALS * tools_asked
             ):
                 best = max(best, ((ruled[1] + caught_asked[i] + caught_read[j]) / actions, -false, at_asked, at_read))
-    return {"asked": best[2], "read": best[3]} if best else {"asked": GRID[-1], "read": GRID[-1]}
+    chosen = {"asked": best[2], "read": best[3]} if best else {"asked": GRID[-1], "read": GRID[-1]}
+    # the bar before a model: the lowest at which at most MAX_WARY of the tools read are asked, never above "read"
+    wary = [t for j, t in enumerate(GRID) if false_read[j] <= MAX_WARY * tools_read and t <= chosen["read"]]
+    return {**chosen, "wary": wary[0] if wary else chosen["read"]}
 
 
 def figures(rows: list[Read], p: Any) -> tuple[dict[str, dict[str, float]], dict[str, Any]]:
@@ -322,6 +332,10 @@ def figures(rows: list[Read], p: Any) -> tuple[dict[str, dict[str, float]], dict
         [chosen[language]["read" if tool else "asked"] for language, tool in zip(lang, read_as_tool, strict=True)]
     )
     refused = rules | (p >= at)
+    bar = np.array(
+        [chosen[language]["wary" if tool else "asked"] for language, tool in zip(lang, read_as_tool, strict=True)]
+    )
+    wary = rules | (p >= bar)  # where a model is configured: refused, or offered as a tool, before it reads them
     report: dict[str, Any] = {}
     for name, mask in [
         ("en", lang == "en"),
@@ -336,6 +350,8 @@ def figures(rows: list[Read], p: Any) -> tuple[dict[str, dict[str, float]], dict
             "refused_tools": _share(refused[~y & mask]),
             "rules_refused_actions": _share(rules[y & mask]),
             "rules_refused_tools": _share(rules[~y & mask]),
+            "before_model_actions": _share(wary[y & mask]),
+            "before_model_tools": _share(wary[~y & mask]),
         }
     return chosen, report
 
@@ -384,14 +400,19 @@ def encode(document: dict[str, Any]) -> bytes:
 def render(document: dict[str, Any]) -> str:
     """The cross-validated figures, one line a language and source."""
     lines = [
-        "thresholds on P(action), for requests the rules ask back on / read as a tool: "
-        + ", ".join(f"{lang} {t['asked']} / {t['read']}" for lang, t in document["threshold"].items()),
+        "thresholds on P(action), for requests the rules ask back on / read as a tool (/ before a model reads one): "
+        + ", ".join(f"{lang} {t['asked']} / {t['read']} ({t['wary']})" for lang, t in document["threshold"].items()),
         f"{'held-out folds':<16}{'actions':>8}{'refused':>9}{'(rules)':>9}{'tools':>7}{'refused':>9}{'(rules)':>9}",
     ]
     for name, f in document["cross_validated"].items():
         lines.append(
             f"{name:<16}{f['actions']:>8}{f['refused_actions']:>9.1%}{f['rules_refused_actions']:>9.1%}"
             f"{f['tools']:>7}{f['refused_tools']:>9.1%}{f['rules_refused_tools']:>9.1%}"
+            + (
+                f"   before a model: {f['before_model_actions']:.1%} of actions, {f['before_model_tools']:.1%} of tools"
+                if name in ("en", "zh")
+                else ""
+            )
             + (
                 f"   kind right {f['kind_right']:.1%}; named at {document['kind_sure']}+ for {f['kind_named']:.1%}, "
                 f"{f['kind_named_right']:.1%} of them right"

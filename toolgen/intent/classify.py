@@ -15,7 +15,7 @@ import re
 from functools import cache
 from typing import Any, Literal
 
-from toolgen.intent.actions import Cues, judge
+from toolgen.intent.actions import UNSURE, Cues, judge
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
 from toolgen.intent.asked import asked
 from toolgen.intent.details import (
@@ -227,6 +227,9 @@ def classify(text: str) -> Intent:
             return intent.model_copy(update=doubted)
         if judged.refused:
             return Intent(archetype=None, confidence=0.0, lang=intent.lang, refusal=judged.kind)
+        if judged.wary:  # a tool to the rules, perhaps an action: where a model would read it, the person says first
+            # (with the general reason: this far below the refusal's threshold the kind is too often wrong)
+            return intent.model_copy(update={"wary": UNSURE})
     return intent
 
 
