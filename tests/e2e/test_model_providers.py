@@ -104,7 +104,7 @@ def test_the_models_constructs_show_on_the_page(compatible, watched):
     server, fake = compatible
     fake.scripts["PlannerAnswer"] = [("json", planned(rent_split())), ("json", planned(METERS))]
     fake.scripts["MemoryFacts"] = [("json", {"facts": []})] * 4
-    split = generate(server, "split the rent 6500 by room area between Anna, Ben and Chloe", "dana")
+    split = generate(server, "rent split: 6500 a month, Anna, Ben and Chloe pay by bedroom size", "dana")
     meters = generate(server, "meter readings: kWh used between readings, per week", "dana")
     assert split["status"] == meters["status"] == "succeeded", (split, meters)
     token = server.token("dana")
