@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary actions lock build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary actions subjects lock build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -106,6 +106,7 @@ bench: setup layer baseline
 	$(BIN)/python bench/rows.py
 	$(BIN)/python bench/growth.py
 	$(BIN)/python bench/prompt.py
+	$(BIN)/python bench/classify.py
 	$(BIN)/python bench/report.py
 
 # The baseline of bench/coldstart.py: Powertools, pydantic and boto3 for python3.12 on x86_64, as a Lambda
@@ -145,6 +146,10 @@ glossary: setup
 # the weights are stale (after a change to the data, the words or the reading rules), and --check runs it all again.
 actions: setup
 	$(BIN)/python -m toolgen.intent.build_actions
+
+# The learned choice of a request's subject: refit from the knowledge base and tests/data/subjects (docs/knowledge.md).
+subjects: setup
+	$(BIN)/python -m toolgen.intent.build_subjects
 
 # sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.
 PY312 := $(shell pyenv prefix 3.12.1 2>/dev/null || dirname "$$(dirname "$$(command -v python3.12)")" 2>/dev/null)

@@ -105,6 +105,19 @@ FIGURES: list[tuple[str, str, str, tuple[str, Callable[[dict], bool]] | None]] =
     ("prompt_request_tokens_p50", "tokens", "the request's own part (reading, draft, request), p50 of 6", None),
     ("prompt_request_tokens_max", "tokens", "the request's own part, the largest of 6", None),
     ("answer_check_and_trial_ms_p50", "ms", "reading and trying a model's program before it is accepted, p50", None),
+    (
+        "classify_cold_first_ms_p50",
+        "ms",
+        "a cold process reading its first request (python start, imports, models loaded), p50",
+        ("< 600", lambda r: r["classify_cold_first_ms_p50"] < 600),
+    ),
+    (
+        "classify_warm_ms_p50",
+        "ms",
+        "reading a request in a warm process, p50",
+        ("< 20", lambda r: r["classify_warm_ms_p50"] < 20),
+    ),
+    ("classify_warm_ms_p95", "ms", "the same, p95", None),
 ]
 
 

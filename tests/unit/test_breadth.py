@@ -51,7 +51,7 @@ def test_the_vocabulary_has_names_labels_plurals_and_periods() -> None:
     assert breadth.unmet([["glucose"]], phrases) == [["glucose"]]
 
 
-EVERY_PART = "dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7".split()
+EVERY_PART = "dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2".split()
 
 
 @pytest.mark.parametrize("part", EVERY_PART)
@@ -66,7 +66,7 @@ def test_every_part_is_well_formed(part: str) -> None:
         if r["expect"] == "refuse":
             assert r["needs"] == [] and r["named"] is None, r["id"]
         for group in r["needs"]:
-            assert group and all(re.fullmatch(r"[a-z0-9 .%'/-]+", w) for w in group), (r["id"], group)
+            assert group and all(re.fullmatch(r"[a-z0-9 .%'/$°-]+", w) for w in group), (r["id"], group)
 
 
 def test_the_cli_reports_a_part_as_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -80,6 +80,11 @@ class Cues:
         ]
 
 
+def hashed(text: str) -> list[int]:
+    """The hashed columns of ``text``'s own features (its character n-grams, words and word pairs), no cues."""
+    return sorted({zlib.crc32(gram.encode("utf-8")) % BUCKETS for gram in _grams(normal(text))})
+
+
 def features(text: str, cues: Cues) -> list[int]:
     """The hashed features of ``text`` and its cues, each once, in order: the columns of its row (each of value
     1/sqrt(n))."""

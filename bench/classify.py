@@ -1,0 +1,65 @@
+"""Reading a request, as the API pays for it: a cold process's first request (python started, toolgen imported, the
+knowledge base, the learned refusal and the learned choice of subject loaded, one request classified) and a warm
+process's classify (p50 over requests in both languages). Each cold run is its own process."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.results import save
+
+ROOT = Path(__file__).resolve().parents[1]
+REQUESTS = [
+    "I want to log my morning runs",
+    "我想记录每天晨跑",
+    "keep a list of everything living in my aquarium, how many of each and when I added them",
+    "装修要买的家具家电列个单子，每样预算多少、买了没",
+    "mortgage calculator: 300k at 4.1% over 30 years",
+    "每周三倒垃圾，帮我做个提醒",
+    "rank the hottest cities this week",
+    "passport and visa expiry dates for the family",
+]
+COLD = (
+    "import time; t = time.perf_counter()\n"
+    "from toolgen.intent import classify\n"
+    "classify({request!r})\n"
+    "print((time.perf_counter() - t) * 1000)\n"
+)
+
+
+def cold(request: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", COLD.format(request=request)], cwd=ROOT, check=True, capture_output=True)
+    return (time.perf_counter() - started) * 1000
+
+
+def main(runs: int = 5) -> None:
+    from toolgen.intent import classify
+
+    colds = [cold(REQUESTS[i % 2]) for i in range(runs * 2)]  # English and Chinese in turn, process start included
+    for request in REQUESTS:
+        classify(request)
+    warm = []
+    for _ in range(20):
+        for request in REQUESTS:
+            started = time.perf_counter()
+            classify(request)
+            warm.append((time.perf_counter() - started) * 1000)
+    figures = {
+        "classify_cold_first_ms_p50": round(statistics.median(colds), 1),
+        "classify_warm_ms_p50": round(statistics.median(warm), 2),
+        "classify_warm_ms_p95": round(sorted(warm)[int(len(warm) * 0.95)], 2),
+    }
+    print(json.dumps(figures, indent=1))
+    save(figures)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""The breadth set as a regression set: each part's requests that get a fitting tool offline, never fewer.
+
+Each part was read once before any tuning on it (docs/knowledge.md, README "What a person meets"); the floors are
+what the offline reader gives now. A change that loses a fit somewhere fails here, so a gain on one part cannot hide
+a loss on another. `toolgen eval --breadth --part PART --errors` lists a part's misses.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgen.planner import breadth
+
+FLOORS = {
+    "dev": 110, "holdout": 98, "dev2": 137, "dev3": 98, "dev4": 115, "fresh": 134, "fresh2": 136, "fresh3": 137,
+    "fresh4": 140, "fresh5": 128, "fresh6": 128, "fresh7": 115, "model1": 117, "blind2": 113,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("part", sorted(FLOORS))
+def test_no_part_of_the_breadth_set_loses_a_fit(part: str) -> None:
+    report = breadth.evaluate(part)
+    misses = [f"{o.id} {o.result} {o.text[:60]}" for o in report.outcomes if o.result != "fits"]
+    assert report.counts()["fits"] >= FLOORS[part], misses

@@ -1,0 +1,95 @@
+"""The learned choice of a request's subject (toolgen/intent/subjects.py), its data and its build."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from toolgen.intent import build_subjects, read, subjects
+from toolgen.knowledge.base import library
+from toolgen.paths import ROOT
+
+
+def _rows() -> list[dict]:
+    return [json.loads(line) for line in build_subjects.PARAPHRASES.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_the_shipped_weights_are_what_the_data_gives() -> None:
+    """The model refitted from the knowledge base and the paraphrases: a change to either that was not followed by
+    `make subjects` fails here."""
+    fresh = build_subjects.build(cross_validate=False)
+    shipped = subjects.decode(subjects.MODEL.read_bytes())
+    for key in ("classes", "bias", "data"):
+        assert shipped[key] == fresh[key], f"{key}: subjects_model.bin.gz is stale: run make subjects"
+    for key in ("features", "offsets", "of_class", "weights"):
+        assert list(shipped[key]) == fresh[key], f"{key}: subjects_model.bin.gz is stale: run make subjects"
+    assert shipped["cross_validated"]["en"]["right"] > 0.5 and shipped["cross_validated"]["zh"]["right"] > 0.5
+
+
+def test_the_file_round_trips_and_is_small() -> None:
+    document = {"about": "x", "classes": ["a", "b"], "bias": [0.5, -0.5], "features": [3, 1 << 19],
+                "offsets": [0, 1, 3], "of_class": [1, 0, 1], "weights": [-20, 35, 120]}  # fmt: skip
+    decoded = subjects.decode(subjects.encode(document))
+    assert {k: list(v) if k in dict(subjects.ARRAYS) else v for k, v in decoded.items()} == document
+    assert subjects.MODEL.stat().st_size < 10 * 1024 * 1024
+
+
+def test_every_subject_has_its_paraphrases_and_none_is_an_evaluation_request() -> None:
+    rows = _rows()
+    counts = Counter((r["subject"], r["lang"]) for r in rows)
+    for sid in library().subjects:
+        assert counts[(sid, "en")] >= 3 and counts[(sid, "zh")] >= 3, sid
+    assert {r["subject"] for r in rows} <= set(library().subjects)
+    assert all(r["lang"] in ("en", "zh") and r["text"].strip() for r in rows)
+    evaluated = {
+        json.loads(line)["text"].strip().lower()
+        for part in (ROOT / "tests" / "data" / "breadth").glob("*.jsonl")
+        for line in part.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
+    assert not [r["text"] for r in rows if r["text"].strip().lower() in evaluated]
+
+
+def test_a_request_is_read_as_the_subject_the_model_is_surer_of_than_the_rules_first() -> None:
+    # given a request whose words the rules match to a neighbour (a tank's "percent" of water changed is a percentage)
+    text = "我有两个缸，一个草缸一个虾缸，每周测一次水，想记下pH、KH、GH、水温和这次换了百分之多少的水"
+    likely = subjects.likelihoods(text)
+    # then the model's subject is read, being far surer of it than of the rules' first
+    assert read.read(text).subject.id == "aquarium_water"
+    assert likely["aquarium_water"] >= read.LEARNED_RATIO * likely["percentage"]
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("track my blood pressure morning and evening", "blood_pressure"),
+        ("passport and visa expiry dates", "travel_documents"),
+    ],
+)
+def test_where_rules_and_model_agree_nothing_moves(text: str, subject: str) -> None:
+    assert subjects.chosen(text, 1)[0][0] == subject
+    assert read.read(text).subject.id == subject
+
+
+def test_likelihoods_are_a_distribution_over_every_subject() -> None:
+    likely = subjects.likelihoods("fish tank water log")
+    assert set(likely) == set(library().subjects)
+    assert sum(likely.values()) == pytest.approx(1.0)
+    assert subjects.likelihoods("   ") == {}
+
+
+def test_the_model_is_read_without_numpy_and_a_tool_never_loads_it() -> None:
+    probe = (
+        "import sys\n"
+        "from toolgen.intent.subjects import chosen\n"
+        "print(chosen('fish tank water log', 1)[0][0], sorted(m for m in ('sklearn', 'numpy') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "aquarium_water []"
+    tool = "import sys\nfrom toolgen.runtime import ToolApp\nprint('toolgen.intent.subjects' in sys.modules)\n"
+    done = subprocess.run([sys.executable, "-c", tool], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
