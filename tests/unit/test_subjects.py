@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from toolgen.intent import build_subjects, read, subjects
+from toolgen.intent.build_actions import near_duplicates
 from toolgen.knowledge.base import library
 from toolgen.paths import ROOT
 
@@ -38,20 +39,22 @@ def test_the_file_round_trips_and_is_small() -> None:
     assert subjects.MODEL.stat().st_size < 10 * 1024 * 1024
 
 
-def test_every_subject_has_its_paraphrases_and_none_is_an_evaluation_request() -> None:
+def test_every_subject_has_its_paraphrases_and_none_is_near_an_evaluation_request() -> None:
     rows = _rows()
     counts = Counter((r["subject"], r["lang"]) for r in rows)
     for sid in library().subjects:
-        assert counts[(sid, "en")] >= 3 and counts[(sid, "zh")] >= 3, sid
+        assert counts[(sid, "en")] >= 2 and counts[(sid, "zh")] >= 2, sid
     assert {r["subject"] for r in rows} <= set(library().subjects)
     assert all(r["lang"] in ("en", "zh") and r["text"].strip() for r in rows)
-    evaluated = {
-        json.loads(line)["text"].strip().lower()
-        for part in (ROOT / "tests" / "data" / "breadth").glob("*.jsonl")
+    evaluated = [
+        json.loads(line)["text"]
+        for part in sorted((ROOT / "tests" / "data" / "breadth").glob("*.jsonl"))
         for line in part.read_text(encoding="utf-8").splitlines()
         if line.strip()
-    }
-    assert not [r["text"] for r in rows if r["text"].strip().lower() in evaluated]
+    ]
+    # no paraphrase is a breadth request, or near one (character trigrams, as cross-validation groups them)
+    groups = near_duplicates([r["text"] for r in rows] + evaluated)
+    assert not set(groups[: len(rows)]) & set(groups[len(rows) :])
 
 
 def test_a_request_is_read_as_the_subject_the_model_is_surer_of_than_the_rules_first() -> None:

@@ -344,20 +344,26 @@ def find_subjects(text: str, scores: dict[str, float] | None = None) -> list[tup
     return [(subjects[sid], score, word) for sid, (score, word) in ranked]
 
 
-# The learned choice of subject (subjects.py) overrules the rules' first where it is at least this sure of another
-# subject and at least this many times surer of it than of theirs; chosen on the breadth set's tuned and fresh parts
-# (the model never learnt from them): +8 fits of 1,688, none lost (docs/knowledge.md, "Choosing a subject").
+# Among the subjects the rules found, the learned choice of subject (subjects.py) puts first the one it is at least
+# this sure of and at least this many times surer of than of the rules' first; chosen on the breadth set's tuned and
+# fresh parts, which the model never learnt from (docs/knowledge.md, "Choosing a subject"). A subject the rules did
+# not find is never put first: its own words are not in the request, and what reads on from the subject needs them.
 LEARNED_SURE = 0.05
 LEARNED_RATIO = 2.0
 
 
 def _learned_choice(text: str, found: dict[str, tuple[float, str]]) -> None:
-    """Put the learned model's subject first in ``found`` where it is surer of it than of the rules' first."""
-    ours = max(found, key=lambda sid: found[sid][0])
+    """Put first in ``found`` the subject of it the learned model is surer of than of the rules' first."""
+    if len(found) < 2:  # nothing to choose between: the model is not asked
+        return
+    ours = min(found, key=lambda sid: (-found[sid][0], -len(found[sid][1])))  # as find_subjects ranks them
     likely = likelihoods(text)
-    best = max(likely, key=likely.__getitem__)
+    candidates = [sid for sid in found if sid in likely]
+    if len(candidates) < 2:
+        return
+    best = max(candidates, key=likely.__getitem__)
     if best != ours and likely[best] >= LEARNED_SURE and likely[best] >= LEARNED_RATIO * likely.get(ours, 0.0):
-        found[best] = (found[ours][0] + 0.01, found.get(best, (0.0, ""))[1])
+        found[best] = (found[ours][0] + 0.01, found[best][1])
 
 
 @cache

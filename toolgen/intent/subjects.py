@@ -1,11 +1,12 @@
 """The learned choice of a request's subject: which of the knowledge base's subjects it is about, and how surely.
 
 The rules find a subject by its names (read.py's `find_subjects`); people name the same things in many more ways
-("my betta's water keeps going cloudy" is the aquarium's water log). A multinomial logistic regression the project
-trains itself (build_subjects.py, `make subjects`) from the knowledge base's names and from paraphrases written for
-training only reads the same hashed features as the learned refusal (character n-grams, English words and word
-pairs; actions.py), so English and Chinese are read alike. read.py takes its choice where the rules find no subject,
-and where it is sure of another one than a name the rules matched only in passing.
+("a list of everything living in my 120L" is the aquarium's stock). A linear model the project trains itself
+(build_subjects.py, `make subjects`: one logistic regression a subject against the rest, its scores turned into
+probabilities by a softmax here) from the knowledge base's names and from paraphrases written for training only
+reads the same hashed features as the learned refusal (character n-grams, English words and word pairs; actions.py),
+so English and Chinese are read alike. Among the subjects the rules found, read.py puts first the one this model is
+surer of than of the rules' first; a subject the rules did not find is never chosen.
 
 Inference is pure Python over the shipped weights (toolgen/knowledge/data/subjects_model.bin.gz), loaded once per
 process the first time a request is read; a deployed tool never reads it.
