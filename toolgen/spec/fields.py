@@ -144,15 +144,7 @@ def field_schema(spec: FieldSpec | str, lang: str = "en", *, default: bool = Tru
         item = field_schema(item_spec(spec), lang, default=False)
         item.pop("description", None)
         schema = {"type": "array", "items": item, "maxItems": spec.max_items}
-        description = describe(spec, lang, default=default)
-        if description:
-            schema["description"] = description
-        has_default, value = plain_default(spec)
-        if default and has_default:
-            schema["default"] = value
-        schema["examples"] = [example(spec)]
-        return schema
-    if kind in ("number", "integer", "boolean"):
+    elif kind in ("number", "integer", "boolean"):
         schema = {"type": kind}
     elif kind == "date":
         schema = {"type": "string", "format": "date"}
@@ -161,7 +153,7 @@ def field_schema(spec: FieldSpec | str, lang: str = "en", *, default: bool = Tru
     else:
         # The runtime refuses control characters other than tab and newline (toolgen/runtime/values.py).
         schema = {"type": "string", "maxLength": spec.max_length, "pattern": NO_CONTROL_CHARACTERS}
-    if spec.enum:
+    if spec.enum and kind != "list":  # a list's choices are its items'
         schema["enum"] = list(spec.enum)
     if kind in ("number", "integer"):  # the runtime's own bounds when the field sets none (values.py)
         schema["minimum"] = spec.minimum if spec.minimum is not None else -MAX_NUMBER
