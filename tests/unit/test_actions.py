@@ -167,3 +167,20 @@ def test_a_tool_the_model_half_reads_as_an_action_is_built_offline_and_marked_fo
     assert intent.wary == actions.UNSURE
     # and a plain tool is not marked
     assert classify("calculate my mortgage payment").wary is None
+
+
+def test_a_build_writes_its_file_and_check_says_whether_the_shipped_one_is_what_the_data_gives(tmp_path) -> None:
+    out = tmp_path / "model.bin"
+    document = {"weights": [1, 2]}
+
+    def run(*argv: str) -> int:
+        return build_actions.build_main(
+            list(argv), module="m", about="a", build=lambda: document, encode=lambda d: bytes(d["weights"]),
+            render=lambda d: "figures", out=out, target="x", weights=lambda d: "2 weights",
+        )  # fmt: skip
+
+    assert run("--check") == 1 and not out.exists()  # nothing shipped yet
+    assert run() == 0 and out.read_bytes() == b"\x01\x02"
+    assert run("--check") == 0
+    document["weights"] = [3]  # the data moved on: the shipped file is stale
+    assert run("--check") == 1 and out.read_bytes() == b"\x01\x02"

@@ -36,7 +36,7 @@ import argparse
 import gzip
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -423,22 +423,46 @@ def render(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m toolgen.intent.build_actions", description=__doc__.split("\n")[0])
+def build_main(
+    argv: list[str] | None,
+    *,
+    module: str,
+    about: str,
+    build: Callable[[], dict[str, Any]],
+    encode: Callable[[dict[str, Any]], bytes],
+    render: Callable[[dict[str, Any]], str],
+    out: Path,
+    target: str,
+    weights: Callable[[dict[str, Any]], str],
+) -> int:
+    """The command line of a learned model's build (this one's and build_subjects'): build, print the figures, and
+    write the file, or with --check only say whether the shipped file is the one the data gives (the build is
+    deterministic, so the bytes are compared)."""
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description=about)
     parser.add_argument("--check", action="store_true", help="only say whether the shipped file is up to date")
-    parser.add_argument("--out", type=Path, default=MODEL, help=f"where to write (default {MODEL})")
+    parser.add_argument("--out", type=Path, default=out, help=f"where to write (default {out})")
     args = parser.parse_args(argv)
     document = build()
     print(render(document))
-    if args.check:
-        current = json.loads(gzip.decompress(args.out.read_bytes())) if args.out.exists() else None
-        print(f"{args.out}: {'up to date' if current == document else 'out of date: run make actions'}")
-        return 0 if current == document else 1
     data = encode(document)
+    if args.check:
+        fresh = args.out.exists() and args.out.read_bytes() == data
+        print(f"{args.out}: {'up to date' if fresh else f'out of date: run make {target}'}")
+        return 0 if fresh else 1
     args.out.write_bytes(data)
-    kinds = sum(len(c["w"]) for c in document["kind"]["weights"])
-    print(f"{args.out}: {len(document['action']['weights']['w'])} + {kinds} weights, {len(data):,} bytes")
+    print(f"{args.out}: {weights(document)}, {len(data):,} bytes")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    def weights(document: dict[str, Any]) -> str:
+        kinds = sum(len(c["w"]) for c in document["kind"]["weights"])
+        return f"{len(document['action']['weights']['w'])} + {kinds} weights"
+
+    return build_main(
+        argv, module="toolgen.intent.build_actions", about=__doc__.split("\n")[0], build=build, encode=encode,
+        render=render, out=MODEL, target="actions", weights=weights,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ often when it is at least so sure.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -33,7 +32,7 @@ from typing import Any
 
 from toolgen.intent import subjects
 from toolgen.intent.actions import BUCKETS, hashed
-from toolgen.intent.build_actions import UNIT, near_duplicates
+from toolgen.intent.build_actions import UNIT, build_main, near_duplicates
 from toolgen.intent.subjects import MODEL
 from toolgen.paths import ROOT
 
@@ -212,22 +211,13 @@ def render(document: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m toolgen.intent.build_subjects", description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="only say whether the shipped file is up to date")
-    parser.add_argument("--out", type=Path, default=MODEL, help=f"where to write (default {MODEL})")
-    args = parser.parse_args(argv)
-    document = build()
-    print(render(document))
-    if args.check:
-        current = args.out.read_bytes() if args.out.exists() else None
-        fresh = encode(document)
-        print(f"{args.out}: {'up to date' if current == fresh else 'out of date: run make subjects'}")
-        return 0 if current == fresh else 1
-    data = encode(document)
-    args.out.write_bytes(data)
-    weights, features = len(document["weights"]), len(document["features"])
-    print(f"{args.out}: {weights:,} weights of {features:,} features, {len(data):,} bytes")
-    return 0
+    def weights(document: dict[str, Any]) -> str:
+        return f"{len(document['weights']):,} weights of {len(document['features']):,} features"
+
+    return build_main(
+        argv, module="toolgen.intent.build_subjects", about=__doc__.split("\n")[0], build=build, encode=encode,
+        render=render, out=MODEL, target="subjects", weights=weights,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":
