@@ -17,6 +17,7 @@ from tests.e2e.conftest import Server, generate, http, open_tool, running_server
 from tests.fake_bedrock import FakeBedrock
 from tests.fake_openai import FakeOpenAI
 from tests.unit.test_program_values import chores, rent_split
+from toolgen.paths import ROOT
 
 METERS = {
     "name": "meter_readings",
@@ -63,6 +64,9 @@ def bedrock(tmp_path_factory) -> Iterator[tuple[Server, FakeBedrock]]:
             yield server, fake
     finally:
         fake.stop()
+
+
+SHOTS = ROOT / "test-output" / "screenshots"
 
 
 def planner_calls(fake: FakeOpenAI) -> list[dict]:
@@ -124,6 +128,14 @@ def test_the_models_constructs_show_on_the_page(compatible, watched):
     assert "20" in cells  # 150 - 130, the newest first
     assert page.locator(".stats svg[role=img]").count() == 1
     assert page.locator(".stats [data-period]").count() >= 3
+    # photographed for a person to look at: a phone in dark mode and a desktop in light (test-output/screenshots)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(SHOTS / "model-meters-390-dark.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.emulate_media(color_scheme="light")
+    page.screenshot(path=str(SHOTS / "model-meters-1280-light.png"), full_page=True)
     assert watched.errors == [], watched.errors
 
 
