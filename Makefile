@@ -21,6 +21,7 @@ help:
 	@echo "make load    many people generating at once, many callers on one tool past its concurrency"
 	@echo "make lint    ruff and mypy;  make bench    time generation stage by stage, and memory recall and updates"
 	@echo "make build / deploy / destroy   sam build / sam deploy --guided / remove tools, sam delete (AWS account for the last two)"
+	@echo "make actions / subjects   refit the learned refusal of actions / the learned choice of subject from tests/data"
 
 # The virtual environment, rebuilt when the pinned requirements change.
 $(STAMP): pyproject.toml constraints.txt
