@@ -13,8 +13,8 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 137, "dev3": 98, "dev4": 114, "fresh": 134, "fresh2": 136, "fresh3": 137,
-    "fresh4": 140, "fresh5": 128, "fresh6": 126, "fresh7": 113, "model1": 117, "blind2": 113,
+    "dev": 110, "holdout": 98, "dev2": 138, "dev3": 98, "dev4": 114, "fresh": 134, "fresh2": 136, "fresh3": 137,
+    "fresh4": 140, "fresh5": 128, "fresh6": 127, "fresh7": 114, "model1": 119, "blind2": 124,
 }  # fmt: skip
 
 

@@ -43,6 +43,15 @@ def test_refusals_fit_only_when_refused() -> None:
     assert refused_tool.result == "wrong" and refused_tool.why.startswith("refused")
 
 
+def test_a_doubt_is_a_refusal_with_a_tool_offered() -> None:
+    text = "log into my paypal and send 200 to my brother"  # the rules read a log; the learned detector a payment
+    intent = classify(text)
+    assert intent.archetype is None and intent.refusal is None and intent.doubt == "payment"
+    assert breadth.judge(_row(text, expect="refuse")).result == "fits"
+    wrong = breadth.judge(_row(text, needs=[["amount"]]))
+    assert wrong.result == "wrong" and wrong.why == "refused: payment"
+
+
 def test_the_vocabulary_has_names_labels_plurals_and_periods() -> None:
     text = "记账用的，每天花了多少钱记一下，月底看看钱都花哪儿了"
     program = OfflinePlanner().plan(text, classify(text).model_copy(update={"lang": "en"}), []).program

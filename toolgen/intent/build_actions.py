@@ -9,6 +9,7 @@ The data, labelled action or tool (docs/knowledge.md, "Refusing actions"):
   the tools about orders, payments, messages and medicines;
 - tests/data/actions/corpus2.jsonl: a second such corpus, written for the first model's weak spots (actions that
   name what a log would keep, actions said as a wish or a status, advice and chat; the tools closest to them);
+- tests/data/actions/corpus3.jsonl: a third, for actions that wear a tool's words and tools that wear an action's;
 - tests/data/actions/vague.jsonl: vague requests for a tool ("something for my bonsai trees", "给我的多肉弄个小工具"),
   which the other sources hardly have: without them the model refused what the rules ask back on and a configured
   model should read;
@@ -50,6 +51,10 @@ CORPUS = TESTS / "actions" / "corpus.jsonl"
 # log, a coffee to add to a tracker), actions said as a wish or a status, advice and chat on everyday subjects, and
 # the tools closest to them in wording.
 CORPUS2 = TESTS / "actions" / "corpus2.jsonl"
+# A third, for the actions that wear a tool's words (send my log to..., move money from an account, advice on the
+# person's own readings, pay automatically on a day) and the tools that wear an action's (a checklist with "pay the
+# fees", countdowns to pay day); rows near a blind part's requests (Jaccard 0.3) were dropped before it was kept.
+CORPUS3 = TESTS / "actions" / "corpus3.jsonl"
 VAGUE = TESTS / "actions" / "vague.jsonl"
 BREADTH = TESTS / "breadth"
 INTENTS = TESTS / "intents.jsonl"
@@ -104,7 +109,7 @@ def examples() -> list[Example]:
         Example(r["text"], r["lang"], r["label"] == "action", KIND_OF.get(r["category"], r["category"]), "corpus")
         if r["label"] == "action"
         else Example(r["text"], r["lang"], False, None, "corpus")
-        for r in [*_jsonl(CORPUS), *_jsonl(CORPUS2)]
+        for r in [*_jsonl(CORPUS), *_jsonl(CORPUS2), *_jsonl(CORPUS3)]
     ]
     rows += [Example(r["text"], r["lang"], False, None, "vague") for r in _jsonl(VAGUE)]
     for part in breadth_parts():

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from toolgen.intent.actions import UNSURE, Cues, judge
 from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archetype
 from toolgen.intent.asked import asked
+from toolgen.intent.attributes import grouped_by, scale
 from toolgen.intent.details import (
     breakdown,
     details,
@@ -429,6 +430,10 @@ def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -
         slots["fields"] = fields
     if NAMED_SHAPES[name] in ("log", "collection") and (questions := asked(text)):
         slots["asked"] = questions
+    if NAMED_SHAPES[name] in ("log", "collection", "dates"):  # what each row holds, as the request words it
+        for key, said in (("listed", listed(text)), ("grouped_by", grouped_by(text)), ("scale", scale(text))):
+            if said:
+                slots[key] = said
     if wanted := periods(text):
         slots["periods"] = wanted
     if breakdown(text):

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from toolgen.intent.asked import asked
+from toolgen.intent.attributes import grouped_by, runs, scale, without_scale
 from toolgen.intent.read import shape_scores
 from toolgen.intent.slots import (
     _zh_number,
@@ -444,10 +445,13 @@ def listed(text: str) -> list[str]:
                 items = parts
     if not items:
         items = _enumerated(text)
+    if not items:  # a run of attributes anywhere in the sentence ("单词、意思、例句", "- word, meaning, example")
+        items = runs(text)
     places = {city.lower() for city in find_cities(text)}
     named = [part for item in items for part in re.split(r"\s+or\s+", item.lower())]  # "seattle or boise"
     if sum(part in places for part in named) >= 2:  # places are what a ranking compares, not fields
         return []
+    items = [without_scale(item) for item in items]
     return list(dict.fromkeys(items))[:8] if len(items) >= 2 else []
 
 
@@ -587,6 +591,8 @@ def details(text: str) -> dict[str, Any]:
         "periods": periods(text) or None,
         "listed": listed(text) or None,
         "asked": asked(text) or None,
+        "grouped_by": grouped_by(text),
+        "scale": scale(text),
         "elapsed": elapsed(text) or None,
         "named_as": tool_name(text),
         "measuring": measuring(text) or None,

@@ -130,14 +130,15 @@ def judge(row: dict[str, Any]) -> Outcome:
     intent = classify(row["text"])
     named = row.get("named") is not None
     outcome = Outcome(id=row["id"], text=row["text"], result="wrong", named=named, got=intent.archetype)
+    # a doubt ends refused too, the tool the rules read offered to a person who meant it (planner/proposal.py)
+    refusal = intent.refusal or intent.doubt if intent.archetype is None else None
     if row["expect"] == "refuse":
-        refused = intent.archetype is None and intent.refusal is not None
-        outcome.result = "fits" if refused else ("asks" if intent.archetype is None else "wrong")
-        outcome.got = f"refused: {intent.refusal}" if refused else intent.archetype
+        outcome.result = "fits" if refusal else ("asks" if intent.archetype is None else "wrong")
+        outcome.got = f"refused: {refusal}" if refusal else intent.archetype
         return outcome
     if intent.archetype is None:
-        outcome.result = "wrong" if intent.refusal else "asks"
-        outcome.why = f"refused: {intent.refusal}" if intent.refusal else "asked back"
+        outcome.result = "wrong" if refusal else "asks"
+        outcome.why = f"refused: {refusal}" if refusal else "asked back"
         return outcome
     if named and intent.archetype != row["named"]:
         outcome.why = f"expected the named kind {row['named']}"

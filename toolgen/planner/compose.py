@@ -123,12 +123,12 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
             own.append(f)
             names.add(f.name)
             composition.inferred.append(f.name)
-    for f in _listed(intent, own):
+    for f in listed_fields(intent, own):
         if f.name not in names and f.name not in RESERVED and len(own) < 20:
             own.append(f)
             names.add(f.name)
             composition.inferred.append(f.name)
-    return own
+    return [rescaled(f, intent) for f in own]
 
 
 _GENERIC = {"use", "used", "time", "total", "number", "amount", "level", "kind", "type", "note", "day", "date"}
@@ -216,7 +216,7 @@ def _named_field(item: str) -> list[FieldDef]:
     return [lib[said]] if said in lib else [f for f in lib.values() if said == f.label.en.lower()][:1]
 
 
-def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
+def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request lists that no field of the tool is already ("pH, ammonia and nitrite"):
     numbers in a log whose request speaks of measuring, else words."""
     names = [w.lower() for f in own for w in (f.name.replace("_", " "), f.label.en, f.label.zh, *f.words)]
@@ -229,7 +229,8 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     numeric = intent.shape == "log" and bool(intent.slots.get("measuring"))
     for k, item in enumerate(intent.slots.get("listed") or [], start=1):
         said = item.lower()
-        if intent.slots.get("asked") and _QUESTION.search(said):
+        questions = [str(a["said"]).lower() for a in intent.slots.get("asked") or []]
+        if _QUESTION.search(said) and any(_overlap(said, question) for question in questions):
             continue  # read as a question, with its type (asked_fields)
         if any(said in n or (len(n) >= 2 and n in said) for n in names if re.search(r"[\u4e00-\u9fff]", n + said)):
             continue  # 氨 is 氨氮
@@ -246,26 +247,95 @@ def _listed(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             continue
         if tokens & {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC:
             continue  # "eggs laid" is "eggs collected"
+        if intent.slots.get("scale") and _RATED.search(said) and any(_RATED.search(n) for n in names):
+            continue  # "score out of 10" is the tool's rating, on that scale (rescaled)
         known = _named_field(item)
         if known:  # "the date and the place": the library's date and place, typed as it types them
             if not duplicates(known[0], {f.name for f in [*own, *fields]}) and known[0].name not in RESERVED:
                 fields.append(known[0].model_copy(update={"required": False}))
             continue
-        chinese = bool(_HAN.search(item))
-        english = _english(item) if chinese else item
-        name = snake(english) if english else f"measure_{k}"
-        if name in {f.name for f in [*own, *fields]} or name in RESERVED:
-            name = f"measure_{k}"
-        shown = re.sub(r"(?:怎么样|怎样|如何|是多少|多少|有多少|几[个次]?)$", "", item) or item  # 天气怎样: 天气
-        label = Words(en=english.capitalize() if english else item, zh=shown)
-        typed = next((kind for kind, pattern in _TYPED_BY_HEAD if pattern.search(said)), None)
-        if typed in ("time", "date"):  # "start time", "due date": typed by the word that heads them
-            fields.append(FieldDef(name=name, type=typed, label=label))
-        elif numeric or typed == "number":
-            fields.append(FieldDef(name=name, type="number", label=label, min=-1_000_000, max=1_000_000))
-        else:
-            fields.append(FieldDef(name=name, type="string", label=label, max_length=200))
+        made = _said_field(item, k, {f.name for f in [*own, *fields]}, numeric)
+        if made is not None:
+            fields.append(made)
+    return fields + _grouping_and_scale(intent, [*own, *fields], names)
+
+
+def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef | None:
+    """A field for one listed item, named in English and typed by how it is said: a yes-or-no question is a yes or
+    no, "start time" a time, "due date" a date, "cost" a number (any item of a log that measures, too)."""
+    said = item.lower()
+    english = _english(item) if _HAN.search(item) else item
+    if english is None and _QUESTION.search(said):
+        return None  # a question with no name of its own ("去了哪"): the tool's own fields answer it or none does
+    name = snake(english) if english else f"measure_{k}"
+    if name in taken or name in RESERVED:
+        name = f"measure_{k}"
+    shown = re.sub(r"(?:怎么样|怎样|如何|是多少|多少|有多少|几[个次]?)$", "", item) or item  # 天气怎样: 天气
+    label = Words(en=english.capitalize() if english else item, zh=shown)
+    headed = english.lower() if english else said
+    typed = next((kind for kind, pattern in _TYPED_BY_HEAD if pattern.search(headed)), None)
+    if _YES_NO.search(said):  # "绝育没", "would i order again": yes or no
+        return FieldDef(name=name, type="boolean", label=label, default=False)
+    if typed in ("time", "date"):  # "start time", "due date": typed by the word that heads them
+        return FieldDef(name=name, type=typed, label=label)
+    if numeric or typed == "number":
+        return FieldDef(name=name, type="number", label=label, min=-1_000_000, max=1_000_000)
+    return FieldDef(name=name, type="string", label=label, max_length=200)
+
+
+def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -> list[FieldDef]:
+    """The field the rows are grouped or tagged by ("tagged by cuisine", "按大洲分"), and a rating on the scale the
+    request says ("rate my day 1-5"), where the tool has neither."""
+    fields: list[FieldDef] = []
+    taken = {f.name for f in own}
+    group = intent.slots.get("grouped_by")
+    if group and not any(group in n or (len(n) >= 2 and n in group) for n in names):
+        english_name = _english(group)
+        known = library().fields.get(snake(english_name or ""))
+        if known is not None and not duplicates(known, taken):
+            fields.append(known.model_copy(update={"required": False}))
+        elif english_name and snake(english_name) and snake(english_name) not in taken | RESERVED:
+            label = Words(en=english_name.capitalize(), zh=group)
+            fields.append(FieldDef(name=snake(english_name), type="string", label=label, max_length=80))
+    bounds = intent.slots.get("scale")
+    rated = any(_RATED.search(f"{f.name} {f.label.en} {f.label.zh}") for f in own)
+    scaled = bounds and any(f.type == "integer" and (f.min, f.max) == tuple(bounds) for f in own)  # mood (1-5)
+    if bounds and not rated and not scaled and "rating" not in taken:  # (a rating the tool has: rescaled())
+        low, high = bounds
+        label = Words(en=f"Rating ({low}-{high})", zh=f"评分（{low}-{high}）")
+        fields.append(FieldDef(name="rating", type="integer", label=label, min=low, max=high))
     return fields
+
+
+_RATED = re.compile(r"rating|score|stars|评分|打分|分数", re.IGNORECASE)
+
+
+def rescaled(f: FieldDef, intent: Intent) -> FieldDef:
+    """A rating field on the scale the request says ("score out of 10": 1 to 10, not the library's 1 to 5)."""
+    bounds = intent.slots.get("scale")
+    said = f"{f.name} {f.label.en} {f.label.zh}"
+    if not bounds or f.type != "integer" or not _RATED.search(said):
+        return f
+    low, high = bounds
+    label = Words(
+        en=re.sub(r"\s*\(\d+-\d+\)$", "", f.label.en) + f" ({low}-{high})",
+        zh=re.sub(r"（\d+-\d+）$", "", f.label.zh) + f"（{low}-{high}）",
+    )
+    return f.model_copy(update={"min": low, "max": high, "label": label})
+
+
+def _overlap(a: str, b: str) -> bool:
+    """Whether two wordings of an item share most of their words or characters (an item the question reader read)."""
+    if _HAN.search(a):
+        return len(set(a) & set(b)) * 2 >= min(len(set(a)), len(set(b)))
+    words = set(re.findall(r"[a-z]{3,}", a)) - {"how", "what", "which", "much", "many", "long", "often"}
+    return not words or bool(words & set(re.findall(r"[a-z]{3,}", b)))  # "how much" is only the question
+
+
+# A yes-or-no item: "绝育没", "去没去过", "还会再点吗", "would i order again", "is it signed"
+_YES_NO = re.compile(
+    r"(?:没|没有|了吗|吗|与否|是否.*)$|^是否|(.)没\1|^(?:would|did|do|does|is|was|are|were|have|has|can)\b"
+)
 
 
 # An item that is a choice between two ("home vs public charger", "indoor or outdoor", "breast/bottle")
@@ -275,7 +345,7 @@ _CHOICE = re.compile(
 # What an English item's words say it holds: its head noun names the type ("start time", "number of guests")
 _TYPED_BY_HEAD: list[tuple[FieldKind, re.Pattern[str]]] = [
     ("time", re.compile(r"\btime$|\bo'?clock$")),
-    ("date", re.compile(r"\b(date|day|deadline)$")),
+    ("date", re.compile(r"(date|day|deadline)$")),
     ("number", re.compile(r"^(number of|how many|# of|count of)\b|\b(cost|price|amount|paid|spent|total|fee)$")),
 ]
 

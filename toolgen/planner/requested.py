@@ -14,7 +14,7 @@ from typing import Any
 from toolgen.knowledge.base import FieldDef, Words, library
 from toolgen.knowledge.fields import duplicates
 from toolgen.models import Intent
-from toolgen.planner.compose import asked_fields, field_spec, pick_one
+from toolgen.planner.compose import RESERVED, asked_fields, field_spec, listed_fields, pick_one, rescaled
 
 PERIOD_NAMES = {  # the periods toolgen/intent/details.py reads ("每天" says how often, so days are not one)
     "week": ("thisWeek", "This week", "本周"),
@@ -31,7 +31,7 @@ SERIES_NAMES = {  # the same figures for each of the latest periods: "average pa
 def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
     """Fields the request names that the tool's main entity lacks join it, offered, never required."""
     entities = program.get("entities") or {}
-    if not entities or not (intent.slots.get("fields") or intent.slots.get("asked")):
+    if not entities or not any(intent.slots.get(k) for k in ("fields", "asked", "listed", "grouped_by", "scale")):
         return
     fields = next(iter(entities.values()))["fields"]
     labels = {spec.get("label") for spec in fields.values()}
@@ -52,6 +52,17 @@ def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
             spec = field_spec(f, intent.lang)
             spec.pop("required", None)
             fields[f.name] = spec
+            own.append(f)
+    for f in listed_fields(intent, own):  # what it lists for each entry: "word, meaning, example sentence"
+        if f.name not in fields and f.name not in taken and f.name not in RESERVED and len(fields) < 25:
+            spec = field_spec(f, intent.lang)
+            spec.pop("required", None)
+            fields[f.name] = spec
+    for f in own:  # a rating on the scale the request says
+        scaled = rescaled(f, intent)
+        if scaled is not f and f.name in fields:
+            shown = field_spec(scaled, intent.lang)["label"]
+            fields[f.name].update(minimum=scaled.min, maximum=scaled.max, label=shown)
 
 
 def _as_field(name: str, spec: dict[str, Any]) -> FieldDef:
@@ -61,6 +72,8 @@ def _as_field(name: str, spec: dict[str, Any]) -> FieldDef:
         name=name,
         type="string" if kind == "choice" else kind,
         label=Words(en=spec.get("label") or name, zh=spec.get("label") or name),
+        min=spec.get("minimum"),
+        max=spec.get("maximum"),
     )
 
 

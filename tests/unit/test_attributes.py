@@ -1,0 +1,121 @@
+"""What a request says each row holds, wherever it says it (toolgen/intent/attributes.py), and the fields a tool of
+any kind, named or composed, gets from it: typed by how they are said, a grouping's field, a rating's scale."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_compose import Tool
+from toolgen.intent.attributes import grouped_by, runs, scale
+from toolgen.intent.details import listed
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        # a run set apart by 、 in the middle of a sentence, the attribute after 的, the last joined by 和
+        ("宠物档案，每只的名字、生日和体重，打完疫苗标一下", ["名字", "生日", "体重"]),
+        ("装修花销记一下，每笔的日期、金额、花在哪", ["日期", "金额", "花在哪"]),
+        # after a dash or "w/", in English, with a scale cut from its item
+        (
+            "concert log - artist, venue, ticket price, who i went with",
+            ["artist", "venue", "ticket price", "who i went with"],
+        ),
+        ("podcasts i listen to w/ score out of 10 and host", ["score", "host"]),
+        # words set apart by spaces after the tool's name
+        ("birding log location species count weather", ["location", "species", "count", "weather"]),
+        ("观鸟记录 地点 鸟种 数量 天气", ["地点", "鸟种", "数量", "天气"]),
+    ],
+)
+def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[str]) -> None:
+    assert runs(text) == items
+    assert listed(text) == items
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "每个月要做的事：交物业费、给爸妈打电话、换滤芯，做完打勾",  # things to do: a checklist's rows
+        "morning routine - floss, stretch, meditate, read",
+        "国庆想去玩，厦门、青岛、三亚哪个天气最好",  # places: what a ranking compares
+        "人民币换美元、日元、欧元是多少",  # currencies: what a converter converts
+        "买点菜：牛奶、鸡蛋、面包",  # things a list holds, none worded as an attribute
+        "weekly review with my manager and the team",
+    ],
+)
+def test_tasks_values_and_things_are_not_attributes(text: str) -> None:
+    assert runs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "group"),
+    [
+        ("board games we own, grouped by player count", "player count"),
+        ("tea collection tagged by origin", "origin"),
+        ("想把收藏的歌按风格分类", "风格"),
+        ("攒点旅行目的地，按季节分", "季节"),
+        ("my notes sorted by date", None),  # an order, not a grouping
+        ("rent split by room size", None),
+    ],
+)
+def test_a_grouping_is_read_as_what_rows_are_grouped_by(text: str, group: str | None) -> None:
+    assert grouped_by(text) == group
+
+
+@pytest.mark.parametrize(
+    ("text", "bounds"),
+    [
+        ("rate each coffee 1-10", (1, 10)),
+        ("wines with a score out of 100", (1, 100)),
+        ("看过的剧打个分，满分10分", (1, 10)),
+        ("每天给自己打分 1到5分", (1, 5)),
+        ("run 5-10 km a day", None),
+        ("save 300 out of each paycheck", None),
+    ],
+)
+def test_a_rating_scale_is_read_with_its_bounds(text: str, bounds: tuple[int, int] | None) -> None:
+    assert scale(text) == bounds
+
+
+def test_a_named_kind_gets_the_fields_a_request_lists_typed_as_they_are_said() -> None:
+    tool = Tool("books i have read - title, author, genre, would i reread it")
+    assert tool.intent.archetype == "reading_list"
+    fields = tool.fields
+    assert fields["genre"].type == "string"
+    assert fields["would_i_reread_it"].type == "boolean"  # a yes-or-no question is a yes or no
+    created = tool.call(
+        next(op.id for op in tool.program.operations if op.kind == "create"),
+        {"title": "Piranesi", "genre": "fantasy", "would_i_reread_it": True},
+    )
+    assert created["genre"] == "fantasy" and created["would_i_reread_it"] is True
+
+
+def test_a_chinese_list_types_its_items_by_how_they_are_said() -> None:
+    tool = Tool("家里几只猫的档案，名字、品种、绝育没、领养日期")
+    by_label = {spec.label: spec.type for spec in tool.fields.values()}
+    assert by_label["绝育没"] == "boolean"  # "V没": yes or no
+    assert by_label["领养日期"] == "date"
+    assert "name" in tool.fields  # 名字 is the name the list already has
+
+
+def test_a_grouping_becomes_a_field_of_a_named_kind_and_of_a_composed_tool() -> None:
+    named = Tool("recipes i want to cook, tagged by cuisine")
+    assert named.intent.archetype == "recipes" or named.intent.subject == "recipes"
+    assert "cuisine" in named.fields
+    composed = Tool("places i want to visit grouped by continent")
+    assert "continent" in composed.fields
+    chinese = Tool("想去的国家清单，按大洲分")
+    assert any(spec.label == "大洲" for spec in chinese.fields.values())
+
+
+def test_a_scale_makes_a_rating_of_its_bounds_unless_a_field_already_is_one() -> None:
+    podcast = Tool("podcasts i listen to, host and a score out of 10")  # the subject's rating, rescaled
+    assert (podcast.fields["rating"].minimum, podcast.fields["rating"].maximum) == (1, 10)
+    books = Tool("books i have read - title, author, genre, score out of 10")  # a named kind's rating too, once
+    assert (books.fields["rating"].minimum, books.fields["rating"].maximum) == (1, 10)
+    assert not [name for name in books.fields if "score" in name]
+    bakes = Tool("my sourdough bakes log, rate each loaf 1-10")  # a rating where the tool had none
+    assert (bakes.fields["rating"].minimum, bakes.fields["rating"].maximum) == (1, 10)
+    assert "rating" not in Tool("my sourdough bakes log").fields
+    mood = Tool("rate my day 1-5 and a line about why")  # the mood of 1 to 5 is the rating: no second one
+    assert [name for name, spec in mood.fields.items() if spec.maximum == 5] == ["mood"]
