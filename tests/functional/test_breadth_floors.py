@@ -13,8 +13,8 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 138, "dev3": 98, "dev4": 114, "fresh": 134, "fresh2": 136, "fresh3": 137,
-    "fresh4": 140, "fresh5": 128, "fresh6": 127, "fresh7": 114, "model1": 119, "blind2": 124,
+    "dev": 110, "holdout": 98, "dev2": 140, "dev3": 98, "dev4": 114, "fresh": 137, "fresh2": 137, "fresh3": 137,
+    "fresh4": 141, "fresh5": 130, "fresh6": 130, "fresh7": 116, "model1": 125, "blind2": 131,
 }  # fmt: skip
 
 

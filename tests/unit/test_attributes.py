@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.test_compose import Tool
+from toolgen.intent import classify
 from toolgen.intent.attributes import grouped_by, runs, scale
 from toolgen.intent.details import listed
+from toolgen.knowledge.base import library
 
 
 @pytest.mark.parametrize(
@@ -91,11 +93,11 @@ def test_a_named_kind_gets_the_fields_a_request_lists_typed_as_they_are_said() -
 
 
 def test_a_chinese_list_types_its_items_by_how_they_are_said() -> None:
-    tool = Tool("家里几只猫的档案，名字、品种、绝育没、领养日期")
+    tool = Tool("乌龟的档案，名字、冬眠了没、上次换水日期")  # none of them a field the library knows
     by_label = {spec.label: spec.type for spec in tool.fields.values()}
-    assert by_label["绝育没"] == "boolean"  # "V没": yes or no
-    assert by_label["领养日期"] == "date"
-    assert "name" in tool.fields  # 名字 is the name the list already has
+    assert by_label["冬眠了没"] == "boolean"  # "V了没": yes or no
+    assert by_label["上次换水日期"] == "date"  # typed by the word it ends in, named or not
+    assert by_label["名字"] == "string"
 
 
 def test_a_grouping_becomes_a_field_of_a_named_kind_and_of_a_composed_tool() -> None:
@@ -119,3 +121,31 @@ def test_a_scale_makes_a_rating_of_its_bounds_unless_a_field_already_is_one() ->
     assert "rating" not in Tool("my sourdough bakes log").fields
     mood = Tool("rate my day 1-5 and a line about why")  # the mood of 1 to 5 is the rating: no second one
     assert [name for name, spec in mood.fields.items() if spec.maximum == 5] == ["mood"]
+
+
+def test_the_attribute_library_loads_apart_from_subjects_and_its_words_are_its_own() -> None:
+    lib = library()
+    assert len(lib.attributes) >= 400 and lib.attributes <= set(lib.fields)
+    assert not {ref for s in lib.subjects.values() for ref in s.fields if isinstance(ref, str)} & lib.attributes
+    seen: dict[str, str] = {}
+    for name, f in lib.fields.items():
+        for word in f.words:
+            assert seen.setdefault(word.lower(), name) == name or name not in lib.attributes, (word, name)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "kind"),
+    [
+        ("books i've read and the genre of each", "genre", "string"),
+        ("想存个餐厅清单，记一下人均多少", "per_person_cost", "number"),
+        ("coffee bean tasting notes: origin, roast level, flavor notes", "roast_level", "choice"),
+    ],
+)
+def test_a_request_naming_an_attribute_gets_it_typed_by_the_library(text: str, field: str, kind: str) -> None:
+    spec = Tool(text).fields[field]
+    assert (spec.type, bool(spec.enum)) == (("string", True) if kind == "choice" else (kind, False))
+
+
+def test_an_attributes_words_leave_the_subject_reader_alone() -> None:
+    assert "film" not in {t for f in library().fields.values() if f.name not in library().attributes for t in f.words}
+    assert classify("list of films i wanna watch, with status and genre tags").subject == "movie_watchlist"

@@ -22,7 +22,7 @@ from toolgen.knowledge.fields import requested_fields
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # what a Chinese task or habit begins with: a verb of doing, not a noun of a record
 _ZH_VERB = re.compile(
-    r"^(?:交|缴|付|还|买|吃|喝|跑|做|洗|扫|拖|倒|遛|喂|浇|给|换|写|读|练|学|去|拿|送|接|取|约|订|叫|早睡|早起|起床|睡觉|刷|"
+    r"^(?!打分|打个分)(?:交|缴|付|还|买|吃|喝|跑|做|洗|扫|拖|倒|遛|喂|浇|给|换|写|读|练|学|去|拿|送|接|取|约|订|叫|早睡|早起|起床|睡觉|刷|"
     r"背单词|打扫|整理|收拾|锻炼|运动|冥想|看书|复习|预习|打电话|发|回|查|晒|剪|修|充|缴纳|支付|提醒)"
 )
 # English words that begin a task rather than name an attribute ("floss, stretch, call mom")
@@ -65,7 +65,9 @@ def _value(item: str) -> bool:
 
 
 def _task(item: str) -> bool:
-    return bool((_ZH_VERB if _HAN.search(item) else _EN_VERB).search(item)) and not requested_fields(item)
+    """Whether an item is worded as a thing to do ("跑步", "背单词", "call mom"), not a question about each row."""
+    verb = (_ZH_VERB if _HAN.search(item) else _EN_VERB).search(item)
+    return bool(verb) and not _ATTRIBUTE_NOUN.search(item) and not asked(item)
 
 
 def _clean(item: str) -> str:

@@ -169,7 +169,8 @@ def _cores() -> dict[str, list[tuple[str, int]]]:
     their phrases have it, most first."""
     lib = library()
     stop = {_singular(w) for w in _words()["core_stop"]}  # function words, tool words
-    for f in lib.fields.values():  # and a field's words: "date" or "cost" names no subject
+    for f in (f for name, f in lib.fields.items() if name not in lib.attributes):  # and a field's words: "date"
+        # or "cost" names no subject (an attribute's, "film stock", is only asked for by name)
         stop |= {_singular(t) for w in (f.name.replace("_", " "), f.label.en, *f.words) for t in w.lower().split()}
     cores: dict[str, list[tuple[str, int]]] = {}
     for subject in lib.subjects.values():
@@ -235,7 +236,8 @@ def _zh_cores() -> dict[str, list[tuple[str, int]]]:
     time, and that other subjects' words seldom have, to that subject and how many of its words have it."""
     lib = library()
     stop: set[str] = set()
-    for f in lib.fields.values():  # a field's words name what a row holds, not what the tool is about
+    for f in (f for name, f in lib.fields.items() if name not in lib.attributes):  # a field's words name what a
+        # row holds, not what the tool is about (an attribute's are only asked for by name)
         for word in (f.label.zh, *f.words):
             stop.update(_CJK_RUN.findall(word))
     stop.update(re.findall(r"[\u4e00-\u9fff]+", _words()["tool_words"]["zh"]))

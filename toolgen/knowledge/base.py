@@ -257,6 +257,9 @@ class Library(Strict):
     fields: dict[str, FieldDef]
     subjects: dict[str, Subject]
     measures: dict[str, Measure] = Field(default_factory=dict)
+    # fields of data/attributes/: any tool's, added when a request names them; no subject records them, so their
+    # words say nothing of which subject a request is about (intent/read.py's subject nouns leave them out)
+    attributes: frozenset[str] = frozenset()
 
     @model_validator(mode="after")
     def _references(self) -> Library:
@@ -297,13 +300,17 @@ def _subject_fields(refs: list[Any]) -> list[Any]:
 
 
 def load(data: Path = DATA) -> Library:
-    """The knowledge base in ``data``: fields/*.json (the field library) and subjects/*.json."""
+    """The knowledge base in ``data``: fields/*.json (the field library, with attributes/*.json: fields only a
+    request names) and subjects/*.json."""
     fields: dict[str, FieldDef] = {}
-    for path in sorted((data / "fields").glob("*.json")):
+    attributes: set[str] = set()
+    for path in [*sorted((data / "fields").glob("*.json")), *sorted((data / "attributes").glob("*.json"))]:
         for name, spec in _named_fields(json.loads(path.read_text())).items():
             if name in fields:
-                raise ValueError(f"{path.name}: field {name!r} is defined twice")
+                raise ValueError(f"{path.parent.name}/{path.name}: field {name!r} is defined twice")
             fields[name] = spec
+            if path.parent.name == "attributes":
+                attributes.add(name)
     subjects: dict[str, Subject] = {}
     for path in sorted((data / "subjects").glob("*.json")):
         for raw in json.loads(path.read_text()):
@@ -319,7 +326,11 @@ def load(data: Path = DATA) -> Library:
             if measure.id in measures:
                 raise ValueError(f"measures.json: measure {measure.id!r} is defined twice")
             measures[measure.id] = measure
-    return Library(fields=fields, subjects=subjects, measures=measures)
+    for subject in subjects.values():
+        for ref in subject.fields:
+            if isinstance(ref, str) and ref in attributes:
+                raise ValueError(f"subject {subject.id} records {ref!r}, an attribute: move it to fields/")
+    return Library(fields=fields, subjects=subjects, measures=measures, attributes=frozenset(attributes))
 
 
 @cache

@@ -154,6 +154,8 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     fields: list[FieldDef] = []
     for k, item in enumerate(intent.slots.get("asked") or [], start=1):
         known = lib.get(item.get("field") or "")
+        if known is not None and item["type"] in ("number", "integer") and known.type not in ("number", "integer"):
+            known = None  # "背了多少个单词" counts words: a number, not the word field
         if known is not None:
             if not duplicates(known, names | {f.name for f in fields}):
                 fields.append(known.model_copy(update={"required": False}))
@@ -211,6 +213,9 @@ def _named_field(item: str) -> list[FieldDef]:
         gloss = snake(english(said) or "") or said
         plain = [f for f in lib.values() if said == f.label.zh and f.name in (gloss, snake(f.label.en))]  # 金额: amount
         return plain[:1]
+    worded = [f for f in lib.values() if said in (w.lower() for w in f.words)]  # "roast level", "人均": its words
+    if worded:
+        return worded[:1]
     if not re.fullmatch(r"[a-z]+", said):  # one English word; a Chinese item keeps the words it was said in
         return []
     return [lib[said]] if said in lib else [f for f in lib.values() if said == f.label.en.lower()][:1]
@@ -245,8 +250,9 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
                     words = [Words(en=o, zh=o) for o in options]
                     fields.append(FieldDef(name=name, type="choice", label=Words(en=shown, zh=shown), choices=words))
             continue
-        if tokens & {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC:
-            continue  # "eggs laid" is "eggs collected"
+        content = {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC
+        if content and len(tokens & content) * 2 >= len(content):
+            continue  # "eggs laid" is "eggs collected" (but "predict when the next starts" is no "start date")
         if intent.slots.get("scale") and _RATED.search(said) and any(_RATED.search(n) for n in names):
             continue  # "score out of 10" is the tool's rating, on that scale (rescaled)
         known = _named_field(item)
@@ -272,8 +278,8 @@ def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef |
         name = f"measure_{k}"
     shown = re.sub(r"(?:怎么样|怎样|如何|是多少|多少|有多少|几[个次]?)$", "", item) or item  # 天气怎样: 天气
     label = Words(en=english.capitalize() if english else item, zh=shown)
-    headed = english.lower() if english else said
-    typed = next((kind for kind, pattern in _TYPED_BY_HEAD if pattern.search(headed)), None)
+    heads = (english.lower(), said) if english else (said,)
+    typed = next((kind for kind, pattern in _TYPED_BY_HEAD for head in heads if pattern.search(head)), None)
     if _YES_NO.search(said):  # "绝育没", "would i order again": yes or no
         return FieldDef(name=name, type="boolean", label=label, default=False)
     if typed in ("time", "date"):  # "start time", "due date": typed by the word that heads them
@@ -347,6 +353,9 @@ _TYPED_BY_HEAD: list[tuple[FieldKind, re.Pattern[str]]] = [
     ("time", re.compile(r"\btime$|\bo'?clock$")),
     ("date", re.compile(r"(date|day|deadline)$")),
     ("number", re.compile(r"^(number of|how many|# of|count of)\b|\b(cost|price|amount|paid|spent|total|fee)$")),
+    ("date", re.compile(r"(日期|日子|哪天|哪一天|几号|生日)$")),  # a Chinese item, by the word that ends it
+    ("time", re.compile(r"(时间|几点|时刻)$")),
+    ("number", re.compile(r"(多少钱?|几[个次条只块斤公里]|多[长重久远高]|金额|价格|费用|次数|数量)$")),
 ]
 
 
