@@ -23,8 +23,8 @@ import unicodedata
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
-from itertools import pairwise
+from functools import cache, cached_property
+from itertools import accumulate, pairwise
 from typing import Any
 
 from toolgen.knowledge.base import DATA
@@ -108,14 +108,10 @@ class _Model:
     weights: dict[int, float]
     kinds: tuple[str, ...]
     kind_bias: tuple[float, ...]
-    kind_weights: dict[int, list[tuple[int, float]]]  # feature -> (index of kind, weight) for its non-zero weights
+    kind_columns: tuple[dict[str, list[int]], ...]  # each kind's weights as shipped, read when a kind is asked
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> _Model:
-        by_feature: dict[int, list[tuple[int, float]]] = {}
-        for k, column in enumerate(document["kind"]["weights"]):
-            for feature, weight in _column(column).items():
-                by_feature.setdefault(feature, []).append((k, weight))
         return cls(
             thresholds=document["threshold"],
             kind_sure=document["kind_sure"],
@@ -123,17 +119,19 @@ class _Model:
             weights=_column(document["action"]["weights"]),
             kinds=tuple(document["kind"]["classes"]),
             kind_bias=tuple(document["kind"]["bias"]),
-            kind_weights=by_feature,
+            kind_columns=tuple(document["kind"]["weights"]),
         )
+
+    @cached_property
+    def kind_weights(self) -> tuple[dict[int, float], ...]:
+        """Each kind's weights: built only when a request is near enough an action that its kind is named (a cold
+        process reading a tool request does not pay for 350,000 of them)."""
+        return tuple(_column(column) for column in self.kind_columns)
 
 
 def _column(shipped: dict[str, list[int]]) -> dict[int, float]:
     """A column of weights from the file: features as distances from the one before, weights in hundredths."""
-    column, feature = {}, 0
-    for step, hundredths in zip(shipped["at"], shipped["w"], strict=True):
-        feature += step
-        column[feature] = hundredths / 100
-    return column
+    return dict(zip(accumulate(shipped["at"]), (hundredths / 100 for hundredths in shipped["w"]), strict=True))
 
 
 @cache
@@ -154,13 +152,15 @@ def judge(text: str, cues: Cues, lang: str, *, read_as_tool: bool) -> Judgement:
     columns = features(text, cues)
     scale = 1 / math.sqrt(len(columns))
     p = _sigmoid(model.bias + scale * sum(model.weights.get(f, 0.0) for f in columns))
-    scores = list(model.kind_bias)
-    for f in columns:
-        for k, weight in model.kind_weights.get(f, ()):
-            scores[k] += scale * weight
-    best = max(range(len(scores)), key=scores.__getitem__)
-    sure = 1 / sum(math.exp(score - scores[best]) for score in scores)  # the softmax of the best kind
-    kind = model.kinds[best] if sure >= model.kind_sure else UNSURE
     threshold = model.thresholds[lang]["read" if read_as_tool else "asked"]
     wary = read_as_tool and p >= model.thresholds[lang]["wary"]
+    kind = UNSURE
+    if p >= min(threshold, model.thresholds[lang]["wary"]):  # refused or doubted: which kind of action
+        scores = [
+            bias + scale * sum(weights.get(f, 0.0) for f in columns)
+            for bias, weights in zip(model.kind_bias, model.kind_weights, strict=True)
+        ]
+        best = max(range(len(scores)), key=scores.__getitem__)
+        sure = 1 / sum(math.exp(score - scores[best]) for score in scores)  # the softmax of the best kind
+        kind = model.kinds[best] if sure >= model.kind_sure else UNSURE
     return Judgement(p_action=p, kind=kind, refused=p >= threshold, wary=wary)

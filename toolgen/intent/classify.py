@@ -71,7 +71,9 @@ def _compiled_zh(pattern: str) -> re.Pattern[str]:
 
 @cache
 def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![a-z]){pattern}(?![a-z])", re.IGNORECASE)
+    # ASCII: an English cue's letters fold only as ASCII letters do, and it compiles four times faster (a cold
+    # process compiles hundreds of them: re's Unicode case folding was a fifth of its first classify)
+    return re.compile(rf"(?<![a-z]){pattern}(?![a-z])", re.IGNORECASE | re.ASCII)
 
 
 NAMED_OUTRIGHT = 2.0  # "tip calculator: bill, tip %, split between friends" names its tool: the split is a part of it

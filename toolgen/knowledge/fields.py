@@ -25,7 +25,7 @@ def _index() -> list[tuple[str, str, str]]:
             if re.search(r"[^s]s$", word):  # a word given in the plural ("pages") asks in the singular too
                 word = word[:-1]
             body = re.escape(word).replace(r"\ ", r"[\s-]+")
-            entries.append((word.lower().split(" ")[0], rf"(?i)(?<![a-z]){body}(s|es)?(?![a-z])", name))
+            entries.append((word.lower().split(" ")[0], rf"(?ai)(?<![a-z]){body}(s|es)?(?![a-z])", name))
     return entries
 
 
