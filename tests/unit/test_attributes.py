@@ -8,7 +8,7 @@ import pytest
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
 from toolgen.intent.attributes import grouped_by, runs, scale
-from toolgen.intent.details import listed
+from toolgen.intent.details import head, listed
 from toolgen.knowledge.base import library
 
 
@@ -149,3 +149,16 @@ def test_a_request_naming_an_attribute_gets_it_typed_by_the_library(text: str, f
 def test_an_attributes_words_leave_the_subject_reader_alone() -> None:
     assert "film" not in {t for f in library().fields.values() if f.name not in library().attributes for t in f.words}
     assert classify("list of films i wanna watch, with status and genre tags").subject == "movie_watchlist"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("装修花销记一下，每笔的日期、金额、花在哪", "装修花销记一下"),
+        ("concert log, artist, venue, ticket price", "concert log"),
+        ("周末去哪玩，杭州、苏州、南京比一比", None),  # places after it: what a ranking compares
+        ("我想记录每天晨跑", None),
+    ],
+)
+def test_the_clause_before_a_run_of_attributes_says_what_the_tool_is(text: str, said: str | None) -> None:
+    assert head(text) == said

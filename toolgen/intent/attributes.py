@@ -110,6 +110,14 @@ _ZH_RUN = re.compile(r"[^，,。；;！!？?\s:：]+(?:、[^，,。；;！!？?\
 _EN_AFTER = re.compile(r"(?:\s[-—–]\s|[:：]|\bw/\s?|\bwith\s(?:a\s|the\s)?|\bincluding\s|\b(?:log|track|record)\s)")
 
 
+def listing(text: str) -> list[str]:
+    """The attributes of a text that is all a list ("artist, venue, ticket price" after the tool's name)."""
+    if _HAN.search(text):
+        return runs(text)
+    clause = re.split(r"[.;!?\n]|\s[-—–]\s", text)[0]
+    return _accepted(re.split(r"\s*,\s*|\s+(?:and|&|\+)\s+|\s*/\s*", clause))
+
+
 def runs(text: str) -> list[str]:
     """The attributes a request lists for each row, in its order; [] when it lists none."""
     for m in _ZH_RUN.finditer(text):

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from toolgen.intent.asked import asked
-from toolgen.intent.attributes import grouped_by, runs, scale, without_scale
+from toolgen.intent.attributes import grouped_by, listing, runs, scale, without_scale
 from toolgen.intent.read import shape_scores
 from toolgen.intent.slots import (
     _zh_number,
@@ -373,11 +373,20 @@ def head(text: str) -> str | None:
     lists places: what a ranking ranks)."""
     m = HEAD_END.search(text)
     if not m or m.start() == 0:
-        return None
+        return _head_before_run(text)
     rest = text[m.end() :]
     if len(_ITEM_SEP.split(rest)) < 3 or len(find_cities(rest)) >= 2:
         return None
     return text[: m.start()]
+
+
+def _head_before_run(text: str) -> str | None:
+    """The first clause, when what follows it is a run of attributes ("车子保养记录，每次保养的日期、公里数、花了多少钱"
+    -> "车子保养记录"): it says what the tool is, the run what each row holds."""
+    m = re.match(r"([^，,。；;！!？?]{2,30})[，,]\s*(.+)$", text)
+    if not m or len(find_cities(m.group(2))) >= 2:
+        return None
+    return m.group(1) if len(listing(m.group(2))) >= 3 else None
 
 
 _TOOL_NAME = re.compile(
@@ -403,6 +412,8 @@ def _enumerated(text: str) -> list[str]:
     if said is None:
         return []
     rest = text[len(said) :].lstrip(":：—–- ")
+    if not HEAD_END.search(text):  # the head is the clause before a run of attributes: the run is the list
+        return listing(rest.lstrip("，, "))
     chinese = bool(re.search(r"[\u4e00-\u9fff]", rest))
     if chinese:
         clause = re.split(r"[，。；！？!?]", rest)[0]
