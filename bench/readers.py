@@ -10,6 +10,8 @@ relative to a fixed today, 2026-12-06, a Sunday) is read twice by every reader:
 - span: the reader is given the span alone ("2万5", "$2,600/mo", "下周三", "7pm", "64 oz") and its one reading must
   equal the label (numbers and quantities to a relative 1e-4, quantities compared in SI units so 1.2 kg is 1200 g;
   an amount's currency must match where the label names one);
+- for tools: the same, on the spans of requests labelled to become a tool (the rest are refused: "book a table
+  Friday at 8", "帮我订一张下周三的高铁票"), where a reading can reach a tool;
 - sentence: the reader is given the whole request and the label must be among what it reads there (a finder that
   reads many things is not penalised for the rest; amounts are compared by value only).
 
@@ -404,12 +406,15 @@ def score(readers: list[Reader], spans: list[dict[str, Any]]) -> list[dict[str, 
         mine = [s for s in spans if s["kind"] == reader.kind]
         _safe(reader.span, mine[0]["span"])  # the first call may load data: timed apart, in cost()
         hits: dict[str, list[bool]] = {"en": [], "zh": []}
+        for_tools: list[bool] = []
         in_sentence: dict[str, list[bool]] = {"en": [], "zh": []}
         misses = []
         start = time.perf_counter()
         for s in mine:
             ok = matches(reader.kind, _safe(reader.span, s["span"]), s["expect"])
             hits[s["lang"]].append(ok)
+            if s["request"] == "tool":
+                for_tools.append(ok)
             if not ok:
                 misses.append(s["id"])
         span_ms = (time.perf_counter() - start) * 1000 / len(mine)
@@ -427,6 +432,7 @@ def score(readers: list[Reader], spans: list[dict[str, Any]]) -> list[dict[str, 
                 "span_en": _pair(hits["en"]),
                 "span_zh": _pair(hits["zh"]),
                 "span_all": _pair(hits["en"] + hits["zh"]),
+                "span_tools": _pair(for_tools),
                 "sentence_all": _pair(in_sentence["en"] + in_sentence["zh"]) if reader.sentence else None,
                 "span_ms": round(span_ms, 3),
                 "sentence_ms": round(sentence_ms, 3) if sentence_ms is not None else None,
@@ -584,13 +590,13 @@ def main() -> None:
     for note in skipped:
         print(note)
     print()
-    print("| kind | reader | span: en | span: zh | span: all | in sentence | ms/span | ms/sentence |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| kind | reader | span: en | span: zh | span: all | span: for tools | in sentence | ms/span | ms/sentence |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['kind']} | {r['reader']} | {_cell(r['span_en'])} | {_cell(r['span_zh'])} | "
-            f"**{_cell(r['span_all'])}** | {_cell(r['sentence_all'])} | {r['span_ms']:.2f} | "
-            f"{'n/a' if r['sentence_ms'] is None else format(r['sentence_ms'], '.2f')} |"
+            f"**{_cell(r['span_all'])}** | {_cell(r['span_tools'])} | {_cell(r['sentence_all'])} | "
+            f"{r['span_ms']:.2f} | {'n/a' if r['sentence_ms'] is None else format(r['sentence_ms'], '.2f')} |"
         )
     if args.misses:
         print()
