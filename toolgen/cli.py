@@ -564,7 +564,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--part",
         choices=[
-            *"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2".split(),
+            *"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2 blind3".split(),
             "heldout",
             "recall_dev",
             "tuned",

@@ -60,7 +60,7 @@ def test_the_vocabulary_has_names_labels_plurals_and_periods() -> None:
     assert breadth.unmet([["glucose"]], phrases) == [["glucose"]]
 
 
-EVERY_PART = "dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2".split()
+EVERY_PART = "dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2 blind3".split()
 
 
 @pytest.mark.parametrize("part", EVERY_PART)

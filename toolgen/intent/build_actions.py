@@ -13,8 +13,8 @@ The data, labelled action or tool (docs/knowledge.md, "Refusing actions"):
 - tests/data/actions/vague.jsonl: vague requests for a tool ("something for my bonsai trees", "给我的多肉弄个小工具"),
   which the other sources hardly have: without them the model refused what the rules ask back on and a configured
   model should read;
-- tests/data/breadth/*.jsonl, every part but the blind ones (model1, blind2: never opened here): "refuse" rows are
-  actions, "tool" rows tools;
+- tests/data/breadth/*.jsonl, every part but the blind ones (model1, blind2, blind3: never opened here): "refuse"
+  rows are actions, "tool" rows tools;
 - tests/data/intents.jsonl: rows of no archetype are requests no tool does (actions, questions, chat), the rest tools.
 Only the corpus names kinds: the model of kinds learns from its actions, and from the other actions the rules
 refuse, under the rules' refusal id; it is scored on the corpus's actions alone.
@@ -59,7 +59,7 @@ VAGUE = TESTS / "actions" / "vague.jsonl"
 BREADTH = TESTS / "breadth"
 INTENTS = TESTS / "intents.jsonl"
 # The blind breadth part is kept apart from all tuning: no loader here opens it, and it must never be added.
-BLIND = frozenset({"model1", "blind2"})
+BLIND = frozenset({"model1", "blind2", "blind3"})
 # The corpus's categories as the platform's refusal ids (words.json "actions" gives each its reason).
 KIND_OF = {"call": "message", "chat": "out_of_scope", "finance_advice": "investment"}
 C_ACTION = 64.0  # inverse regularisation of the action model (chosen on held-out folds among 1 to 256)
