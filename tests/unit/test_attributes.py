@@ -162,3 +162,8 @@ def test_an_attributes_words_leave_the_subject_reader_alone() -> None:
 )
 def test_the_clause_before_a_run_of_attributes_says_what_the_tool_is(text: str, said: str | None) -> None:
     assert head(text) == said
+
+
+def test_a_run_read_whole_wins_over_a_reader_that_cut_it_short() -> None:
+    text = "留学申请备选：学校、专业、去年录取分数线、在哪个国家"  # the older list reader stopped at "去年"
+    assert listed(text) == ["学校", "专业", "去年录取分数线", "在哪个国家"]

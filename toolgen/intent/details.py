@@ -456,8 +456,9 @@ def listed(text: str) -> list[str]:
                 items = parts
     if not items:
         items = _enumerated(text)
-    if not items:  # a run of attributes anywhere in the sentence ("单词、意思、例句", "- word, meaning, example")
-        items = runs(text)
+    run = runs(text)  # a run of attributes anywhere in the sentence ("单词、意思、例句", "- word, meaning, example")
+    if len(run) > len(items):  # read whole, where a reader above cut it short ("去年录取分数线" is no "去年")
+        items = run
     places = {city.lower() for city in find_cities(text)}
     named = [part for item in items for part in re.split(r"\s+or\s+", item.lower())]  # "seattle or boise"
     if sum(part in places for part in named) >= 2:  # places are what a ranking compares, not fields
