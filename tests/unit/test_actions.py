@@ -99,6 +99,8 @@ def test_actions_no_rule_was_written_for_are_refused(text: str) -> None:
         "记一下每次给爸妈转了多少生活费",
         "孩子每天吃的药和剂量记录一下",
         "网购的快递清单 哪家快递 哪天到",
+        "a log of invoices I send to the client",  # sending is what each row records, not a thing to do
+        "记录每次发给客户的报价",
     ],
 )
 def test_tools_about_actions_stay_tools(text: str) -> None:
@@ -114,6 +116,10 @@ def test_tools_about_actions_stay_tools(text: str) -> None:
         ("break into my roommate's Netflix profile and change the password", "security"),
         ("帮我订两张周六晚上的电影票", "booking"),
         ("帮我把这段话翻译成日语", "translate"),
+        # sending a record to someone is a message, though the record is a tool's ("log", "记录")
+        ("send my running log to my coach every sunday", "message"),
+        ("forward the mileage log to my accountant at the end of the month", "message"),
+        ("帮我把这周的体重记录发给营养师", "message"),
     ],
 )
 def test_a_clear_action_is_refused_as_its_kind(text: str, kind: str) -> None:
