@@ -9,7 +9,8 @@ The data (docs/knowledge.md, "Choosing a subject"), each row a text and the subj
   aliases, and its titles;
 - tests/data/subjects/paraphrases.jsonl: requests written for training only, six for each subject (three English,
   three Chinese, at least one of each naming none of its aliases), by helpers that saw only the subject's names and
-  fields; the 20 that came near a breadth request (character-trigram Jaccard 0.4 or more) were dropped. No
+  fields; the 20 that came near a breadth request (character-trigram Jaccard 0.4 or more) were dropped, and 2 more
+  that came near the later blind3 once it was written (no part's reading changed by it). No
   evaluation set is read here: the breadth set's parts are measured by `toolgen eval --breadth`.
 
 The model is linear over the same hashed features the learned refusal reads (character 1- to 5-grams, English words
