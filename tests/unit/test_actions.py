@@ -101,6 +101,10 @@ def test_actions_no_rule_was_written_for_are_refused(text: str) -> None:
         "网购的快递清单 哪家快递 哪天到",
         "a log of invoices I send to the client",  # sending is what each row records, not a thing to do
         "记录每次发给客户的报价",
+        "share the grocery list with my wife",  # a list to share, not a message sent for them
+        "做个购物清单，能把清单分享给家人",
+        "记账工具，月底能把账单导出发给我老婆",  # what the tool can do, not a thing done for them
+        "send the packing list to my phone",
     ],
 )
 def test_tools_about_actions_stay_tools(text: str) -> None:

@@ -167,3 +167,28 @@ def test_the_clause_before_a_run_of_attributes_says_what_the_tool_is(text: str, 
 def test_a_run_read_whole_wins_over_a_reader_that_cut_it_short() -> None:
     text = "留学申请备选：学校、专业、去年录取分数线、在哪个国家"  # the older list reader stopped at "去年"
     assert listed(text) == ["学校", "专业", "去年录取分数线", "在哪个国家"]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "kind"),
+    [
+        ("野外观察记录：地点、动物出没、天气", "动物出没", "string"),  # 出没 is no question
+        ("观星记录：地点、看了多长时间、拍到流星没", "拍到流星没", "boolean"),
+        ("风筝日记：哪天、放了多长时间、线断没", "分钟（min）", "number"),  # how long, not a clock time
+    ],
+)
+def test_an_item_is_typed_by_how_it_is_said_not_by_a_word_inside_it(text: str, label: str, kind: str) -> None:
+    by_label = {spec.label: spec.type for spec in Tool(text).fields.values()}
+    assert by_label.get(label) == kind, by_label
+
+
+def test_a_score_that_is_no_rating_keeps_its_range_and_the_rated_item_gets_the_scale() -> None:
+    golf = Tool("golf rounds log: course, score, rate the course 1-10")
+    assert golf.fields["strokes"].maximum >= 100  # a round of 85 is still a score
+    assert (golf.fields["rate_the_course"].minimum, golf.fields["rate_the_course"].maximum) == (1, 10)
+
+
+def test_a_library_field_called_what_the_tool_already_has_is_not_added_twice() -> None:
+    pets = Tool("宠物档案，记一下每只的生日和性别")
+    labels = [spec.label for spec in pets.fields.values()]
+    assert labels.count("生日") == 1 and labels.count("性别") == 1, labels

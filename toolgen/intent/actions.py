@@ -95,7 +95,7 @@ def features(text: str, cues: Cues) -> list[int]:
 @dataclass(frozen=True)
 class Judgement:
     p_action: float  # the model's probability that the request asks for an action rather than a tool
-    kind: str  # the kind of action, a refusal id (booking, message, medical, ...); out_of_scope when unsure
+    kind: str  # the kind of action, a refusal id (booking, message, medical, ...); UNSURE when unsure or not refused
     refused: bool  # p_action reached the threshold chosen by cross-validation
     wary: bool = False  # a request the rules read as a tool: p_action reached the bar before a model reads it
 
@@ -155,7 +155,7 @@ def judge(text: str, cues: Cues, lang: str, *, read_as_tool: bool) -> Judgement:
     threshold = model.thresholds[lang]["read" if read_as_tool else "asked"]
     wary = read_as_tool and p >= model.thresholds[lang]["wary"]
     kind = UNSURE
-    if p >= min(threshold, model.thresholds[lang]["wary"]):  # refused or doubted: which kind of action
+    if p >= threshold:  # refused (or, where the rules read a tool, doubted): which kind of action
         scores = [
             bias + scale * sum(weights.get(f, 0.0) for f in columns)
             for bias, weights in zip(model.kind_bias, model.kind_weights, strict=True)

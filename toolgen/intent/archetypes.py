@@ -216,7 +216,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
         False,
         en=(
             ('convert(er|ing|s)?', 2.5), ('conversions?', 2.5), ('units?', 2),
-            ('how many \\w+ (in|are in|is) an?', 2), ('metric', 1), ('imperial', 1), ('measurements?', 1),
+            ('how many \\S+ (in|are in|is) an?', 2), ('metric', 1), ('imperial', 1), ('measurements?', 1),
             ('what is that in', 1.5), ('in (celsius|fahrenheit)', 2),
         ),
         zh=(
@@ -266,7 +266,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
         en=(
             ('count ?down', 3.5), ('days (until|till|left|to go|before|remaining)', 3),
             ('how (many|long) (days |sleeps )?(until|till|before)', 3), ('sleeps (until|till)', 3),
-            ('(until|till) (my|the|our) \\w+', 1.5), ('deadline', 1.5), ('anniversary', 1), ('birthday', 1),
+            ('(until|till) (my|the|our) \\S+', 1.5), ('deadline', 1.5), ('anniversary', 1), ('birthday', 1),
             ('wedding', 1), ('christmas|xmas|halloween|thanksgiving', 1), ('new year', 1), ('vacation|holiday', 0.5),
             ('due (on|date)', 1), ('count (the )?days', 2.5),
             ('how long (til|till|until|before)', 3),
@@ -321,7 +321,7 @@ ARCHETYPES: tuple[Archetype, ...] = (
         en=(
             ('flash ?cards?', 3.5), ('cards', 2), ('vocab(ulary)?', 2.5), ('memori[sz](e|ing)', 2),
             ('spaced repetition', 3), ('quiz (me|myself)', 2.5), ('anki', 3), ('words to learn', 2.5), ('drill', 2),
-            ('(learn|learning|study|studying|practi[sc]e|revise|review) (\\w+ )?'
+            ('(learn|learning|study|studying|practi[sc]e|revise|review) (\\S+ )?'
              '(words|kanji|characters|terms|phrases)', 2.5),
             ('new words', 2), ('definitions?', 1), ('exam prep|revision', 1),
             ('quiz me', 2),
@@ -401,13 +401,13 @@ OUT_OF_SCOPE = Archetype(
         ("(?<!\\bto )(?<!\\bi )(?<!\\bi'll )(?<!\\bwe )write (me )?(an? |my )?"  # not the person's own writing
          '(essay|thesis|poem|story|novel|song|letter|email|cover letter|report|paper|code|program)', 4),
         ('(book|reserve) (me )?(an? |the )?(flight|hotel|ticket|train|table|room|taxi|cab|appointment)', 4),
-        ('(order|buy|purchase) (me )?(some |a |an )?\\w+ (online|for me)', 3),
+        ('(order|buy|purchase) (me )?(some |a |an )?\\S+ (online|for me)', 3),
         ('order (me )?(a |some )?(pizza|food|uber)', 4), ('^(please )?(send|text|email|call|message|phone) ', 3),
         ('translate', 4), ('hack', 4), ('(tell|make) me a joke', 4), ('meaning of life', 4),
         ('(who|what) (is|was|are) (the )?(president|capital)', 4), ('summari[sz]e', 3), ('do my homework', 4),
         ('(pay|transfer) (my )?\\$?\\d*', 2.5), ('stock (price|tips?)', 3), ('invest(ing|ment)?', 2),
         ('(fix|repair) my', 3), ('sing', 2), ('draw (me )?a', 3), ('passport|visa', 2),
-        ('^(please )?(can you |could you )?renew ', 3), ('renew (my |the |our )?\\w+( \\w+)? for (me|us)', 4),
+        ('^(please )?(can you |could you )?renew ', 3), ('renew (my |the |our )?\\S+( \\S+)? for (me|us)', 4),
         ('play (some )?(music|songs?|a song)', 4), ('what time is it', 4), ('(call|get) (me )?a (taxi|cab|uber)', 4),
         ('explain', 2.5), ('news', 2), ('who won', 4), ('(set|start) (an |a )?(alarm|timer)', 4),
         ('recommend (a |some )?(movie|film|song|show)', 4),

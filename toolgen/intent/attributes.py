@@ -91,9 +91,9 @@ def _accepted(items: list[str], *, spaced: bool = False) -> list[str]:
     items = [i for i in (_clean(i) for i in items) if i]
     if len(items) < 2 or len(set(items)) < len(items):
         return []
-    chinese = any(_HAN.search(i) for i in items)
-    if any(len(i) > 10 if chinese else len(i.split()) > 5 for i in items):
+    if any(len(i) > 10 if _HAN.search(i) else len(i.split()) > 5 for i in items):  # each by its own script
         return []
+    chinese = any(_HAN.search(i) for i in items)
     if sum(_task(i) for i in items) * 2 > len(items) or sum(_value(i) for i in items) >= 2:
         return []  # things to do, or values to compare, not what each row holds
     known = sum(_attribute(i) for i in items)
@@ -122,7 +122,13 @@ def runs(text: str) -> list[str]:
     """The attributes a request lists for each row, in its order; [] when it lists none."""
     for m in _ZH_RUN.finditer(text):
         run = m.group(0)
-        tail = re.split(r"和|及|以及|还有", run.rsplit("、", 1)[1])  # "单词、意思和例句"
+        last = run.rsplit("、", 1)[1]  # "单词、意思和例句", but not inside a word ("口感柔和度", "及格没")
+        tail = [last]
+        for joint in re.finditer(r"以及|还有|和|及", last):
+            before, after = last[: joint.start()], last[joint.end() :]
+            if len(before) >= 2 and len(after) >= 2:
+                tail = [before, after]
+                break
         items = accepted = _accepted([*run.split("、")[:-1], *tail])
         if accepted:
             return items
@@ -166,7 +172,7 @@ def grouped_by(text: str) -> str | None:
 
 
 _SCALE = re.compile(
-    r"(?:\b(?:rate|rating|score|scored|grade|stars?)\b[^.,;，。]{0,24}?|打分|评分|打个分|分数|星级)\s*"
+    r"(?:\b(?:rate|rated|rating|score|scored|grade|stars?)\b[^.,;，。]{0,24}?|打分|评分|打个分|分数|星级)[\s:：]*"
     r"(?:(?:from\s)?(?P<low>[01])\s*(?:-|–|~|to|到|至)\s*(?P<high>\d{1,3})|(?:out of|/)\s*(?P<out>\d{1,3}))"
     r"|(?:\bout of|满分)\s*(?P<of>\d{1,3})\s*(?:分|stars?|points?)?"
     r"|(?P<low2>[01])\s*(?:-|–|~|到|至)\s*(?P<high2>\d{1,3})\s*(?:分|星|stars?\b|scale\b)",

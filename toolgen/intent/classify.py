@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import cache
 from typing import Any, Literal
 
@@ -87,9 +88,9 @@ def _own_name(arch: Archetype) -> re.Pattern[str]:
     return _compiled(r"[\s-]?".join(words) + "s?")
 
 
-def _score(arch: Archetype, text: str, words: list[tuple[int, int]]) -> float:
-    english = sum(w for p, w in arch.en if _compiled(p).search(text))
-    english += NAMED_OUTRIGHT if _own_name(arch).search(text) else 0.0
+def _score(arch: Archetype, text: str, words: list[tuple[int, int]], folded: str) -> float:
+    english = sum(w for p, w in arch.en if _compiled(p).search(folded))
+    english += NAMED_OUTRIGHT if _own_name(arch).search(folded) else 0.0
     return english + sum(w for cue, w in arch.zh if _found_zh(_compiled_zh(cue), text, words))
 
 
@@ -165,7 +166,8 @@ def _boosts(text: str) -> dict[str, float]:
 def scores(text: str) -> dict[str, float]:
     """Each archetype's score for ``text`` (and the out-of-scope score under its own name)."""
     words = zh_word_spans(text) if is_chinese(text) else []
-    result = {arch.name: _score(arch, text, words) for arch in (*ARCHETYPES, OUT_OF_SCOPE)}
+    folded = unicodedata.normalize("NFKC", text)  # English cues are ASCII patterns: "every ３ days" is "every 3 days"
+    result = {arch.name: _score(arch, text, words, folded) for arch in (*ARCHETYPES, OUT_OF_SCOPE)}
     for name, extra in _boosts(text).items():
         result[name] += extra
     return result

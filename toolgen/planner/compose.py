@@ -108,7 +108,7 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
     names = {f.name for f in own}
     composition.inferred += [f.name for f in own]
     for f in (lib.fields[n] for n in intent.slots.get("fields", []) if n in lib.fields):
-        if not duplicates(f, names) and f.name not in RESERVED and len(own) < 20:
+        if not duplicates(f, names) and not same_label(f, own) and f.name not in RESERVED and len(own) < 20:
             own.append(f.model_copy(update={"required": False}))  # asked for, so offered; never demanded
             names.add(f.name)
             composition.inferred.append(f.name)
@@ -253,11 +253,19 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         content = {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC
         if content and len(tokens & content) * 2 >= len(content):
             continue  # "eggs laid" is "eggs collected" (but "predict when the next starts" is no "start date")
-        if intent.slots.get("scale") and _RATED.search(said) and any(_RATED.search(n) for n in names):
+        bounds = intent.slots.get("scale")
+        if bounds and _RATED.search(said) and any(_rating(f) for f in own):
             continue  # "score out of 10" is the tool's rating, on that scale (rescaled)
+        if bounds and _RATES.search(said) and not any(_rating(f) for f in [*own, *fields]):
+            low, high = bounds  # "rate the course 1-10": a rating of that scale, named as said
+            english = _english(item) or "rating"
+            label = Words(en=f"{english.capitalize()} ({low}-{high})", zh=f"{item}（{low}-{high}）")
+            fields.append(FieldDef(name=snake(english) or "rating", type="integer", label=label, min=low, max=high))
+            continue
         known = _named_field(item)
         if known:  # "the date and the place": the library's date and place, typed as it types them
-            if not duplicates(known[0], {f.name for f in [*own, *fields]}) and known[0].name not in RESERVED:
+            taken = {f.name for f in [*own, *fields]}
+            if not duplicates(known[0], taken) and not same_label(known[0], own) and known[0].name not in RESERVED:
                 fields.append(known[0].model_copy(update={"required": False}))
             continue
         made = _said_field(item, k, {f.name for f in [*own, *fields]}, numeric)
@@ -266,10 +274,18 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     return fields + _grouping_and_scale(intent, [*own, *fields], names)
 
 
+def same_label(f: FieldDef, own: list[FieldDef]) -> bool:
+    """Whether a field of the tool is already called what ``f`` is called, in either language (a pet's 生日 is its
+    born_on, whatever the library calls its birthday field)."""
+    return any(f.label.en.lower() == o.label.en.lower() or f.label.zh == o.label.zh for o in own)
+
+
 def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef | None:
     """A field for one listed item, named in English and typed by how it is said: a yes-or-no question is a yes or
     no, "start time" a time, "due date" a date, "cost" a number (any item of a log that measures, too)."""
     said = item.lower()
+    if not re.search(r"[a-z\u4e00-\u9fff]", said):
+        return None  # "1-10" alone is a scale (scale()), not a field
     english = _english(item) if _HAN.search(item) else item
     if english is None and _QUESTION.search(said):
         return None  # a question with no name of its own ("去了哪"): the tool's own fields answer it or none does
@@ -304,7 +320,7 @@ def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -
             label = Words(en=english_name.capitalize(), zh=group)
             fields.append(FieldDef(name=snake(english_name), type="string", label=label, max_length=80))
     bounds = intent.slots.get("scale")
-    rated = any(_RATED.search(f"{f.name} {f.label.en} {f.label.zh}") for f in own)
+    rated = any(_rating(f) for f in own)
     scaled = bounds and any(f.type == "integer" and (f.min, f.max) == tuple(bounds) for f in own)  # mood (1-5)
     if bounds and not rated and not scaled and "rating" not in taken:  # (a rating the tool has: rescaled())
         low, high = bounds
@@ -314,14 +330,19 @@ def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -
 
 
 _RATED = re.compile(r"rating|score|stars|评分|打分|分数", re.IGNORECASE)
+_RATES = re.compile(r"\brat(?:e|ed|ing)\b|评分|打分|打个分", re.IGNORECASE)  # an item that rates something
+
+
+def _rating(f: FieldDef) -> bool:
+    """Whether a field is a rating: named so, an integer, on a small scale (a golf score of 85 is no rating)."""
+    return f.type == "integer" and (f.max or 0) <= 10 and bool(_RATED.search(f"{f.name} {f.label.en} {f.label.zh}"))
 
 
 def rescaled(f: FieldDef, intent: Intent) -> FieldDef:
     """A rating field on the scale the request says ("score out of 10": 1 to 10, not the library's 1 to 5)."""
     bounds = intent.slots.get("scale")
-    said = f"{f.name} {f.label.en} {f.label.zh}"
-    if not bounds or f.type != "integer" or not _RATED.search(said):
-        return f
+    if not bounds or not _rating(f):
+        return f  # (a golf score of 85 is no rating: only a rating's scale is the one the request says)
     low, high = bounds
     label = Words(
         en=re.sub(r"\s*\(\d+-\d+\)$", "", f.label.en) + f" ({low}-{high})",
@@ -340,7 +361,8 @@ def _overlap(a: str, b: str) -> bool:
 
 # A yes-or-no item: "绝育没", "去没去过", "还会再点吗", "would i order again", "is it signed"
 _YES_NO = re.compile(
-    r"(?:没|没有|了吗|吗|与否|是否.*)$|^是否|(.)没\1|^(?:would|did|do|does|is|was|are|were|have|has|can)\b"
+    r"(?:(?<![出淹沉埋吞隐湮覆])没|没有|了吗|吗|与否|是否.*)$|^是否|(.)没\1"
+    r"|^(?:would|did|do|does|is|was|are|were|have|has|can) (?:i|you|we|they|he|she|it|the|a|an|my|our|this|that)\b"
 )
 
 
@@ -351,11 +373,11 @@ _CHOICE = re.compile(
 # What an English item's words say it holds: its head noun names the type ("start time", "number of guests")
 _TYPED_BY_HEAD: list[tuple[FieldKind, re.Pattern[str]]] = [
     ("time", re.compile(r"\btime$|\bo'?clock$")),
-    ("date", re.compile(r"(date|day|deadline)$")),
+    ("date", re.compile(r"\b(date|day|deadline)$|(birth|pay|due|start|end)day$")),
     ("number", re.compile(r"^(number of|how many|# of|count of)\b|\b(cost|price|amount|paid|spent|total|fee)$")),
     ("date", re.compile(r"(日期|日子|哪天|哪一天|几号|生日)$")),  # a Chinese item, by the word that ends it
-    ("time", re.compile(r"(时间|几点|时刻)$")),
-    ("number", re.compile(r"(多少钱?|几[个次条只块斤公里]|多[长重久远高]|金额|价格|费用|次数|数量)$")),
+    ("number", re.compile(r"(多少钱?|几[个次条只块斤公里]|多[长重久远高]|多长时间|金额|价格|费用|次数|数量|时长)$")),
+    ("time", re.compile(r"(?<![长睡用花])(时间|几点|时刻)$")),  # (睡眠时间, 花了多长时间: how long, a number)
 ]
 
 
