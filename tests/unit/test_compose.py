@@ -140,6 +140,13 @@ def test_amounts_skip_rates_terms_and_dates():
     assert amounts("房贷300万，利率3.1%，贷30年") == [3_000_000]
 
 
+def test_an_amount_per_period_keeps_its_thousands():
+    # "/mo" says per what: the amount is 2,600, never the 2 before its comma (docs/readers.md found it)
+    assert amounts("my rent is $2,600/mo and parking $150/month") == [2600, 150]
+    assert amounts("fuel use 7.5 L/100km") == [7.5]  # a ratio's slash still ends no amount
+    assert amounts("split 300, 200 and 100") == [300, 200, 100]
+
+
 def test_grouping_and_the_tracked_object_are_read():
     assert per("log hours per client") == "client"
     assert per("每个客户的工时") == "client"

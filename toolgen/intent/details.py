@@ -166,8 +166,9 @@ def tracked_object(text: str) -> str | None:
 
 # An amount: digits, then a multiplier that is a word of its own ("28k", "300万", "2万5"), not a unit's first
 # letter ("600 km", "1500W", "L/100km" are no thousands, ten-thousands or millions).
-_AMOUNT = re.compile(
-    r"(?<![\d.:/])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:(k|K|m|M)(?![a-zA-Z])|(千|万)(\d)?)?(?![\d%:a-zA-Z/])"
+_AMOUNT = re.compile(  # (thousands never given back: "$2,600/mo" is 2600, not 2; "/mo" says per what, not a ratio)
+    r"(?<![\d.:/])(\d+(?:,\d{3})*+(?:\.\d+)?)\s*(?:(k|K|m|M)(?![a-zA-Z])|(千|万)(\d)?)?"
+    r"(?![\d%:a-zA-Z]|/(?!(?:mo|month|yr|year|wk|week|day|night|hr|hour|person|head|pp)\b))"
 )
 _SKIP = re.compile(
     r"\d+(?:\.\d+)?\s*(?:%|percent|个点)|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|\d+\s*(?:years?|yrs?|months?|年|个月|天|days?)"
