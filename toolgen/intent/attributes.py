@@ -14,6 +14,7 @@ things to do, for a checklist's readers) nor as values (places, currencies, unit
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from toolgen.intent.asked import asked
 from toolgen.intent.slots import find_cities, find_cuisines, find_currencies, find_people, find_units
@@ -120,6 +121,11 @@ def listing(text: str) -> list[str]:
 
 def runs(text: str) -> list[str]:
     """The attributes a request lists for each row, in its order; [] when it lists none."""
+    return list(_runs(text))
+
+
+@lru_cache(maxsize=256)  # a request's runs are asked for by the list reader and the head reader alike
+def _runs(text: str) -> tuple[str, ...]:
     for m in _ZH_RUN.finditer(text):
         run = m.group(0)
         last = run.rsplit("、", 1)[1]  # "单词、意思和例句", but not inside a word ("口感柔和度", "及格没")
@@ -129,13 +135,13 @@ def runs(text: str) -> list[str]:
             if len(before) >= 2 and len(after) >= 2:
                 tail = [before, after]
                 break
-        items = accepted = _accepted([*run.split("、")[:-1], *tail])
-        if accepted:
-            return items
+        items = _accepted([*run.split("、")[:-1], *tail])
+        if items:
+            return tuple(items)
     if _HAN.search(text) and re.search(r"\S\s+\S", text) and not re.search(r"[，,、。；;]", text):
         words = text.split()  # "钓鱼记录 地点 天气 钓了几条 多重": the tool's name, then its attributes
         if len(words) >= 4 and _TOOL_NOUN.search(words[0]):
-            return _accepted(words[1:], spaced=True)
+            return tuple(_accepted(words[1:], spaced=True))
     if not _HAN.search(text):
         for m in _EN_AFTER.finditer(text):
             clause = re.split(r"[.;!?\n]|\s[-—–]\s", text[m.end() :])[0]
@@ -143,11 +149,11 @@ def runs(text: str) -> list[str]:
             if len(parts) >= 2:
                 items = _accepted(parts)
                 if items:
-                    return items
+                    return tuple(items)
         spaced = _EN_SPACED.match(text)
         if spaced:  # "fishing log spot species size weather"
-            return _accepted(spaced.group(2).split(), spaced=True)
-    return []
+            return tuple(_accepted(spaced.group(2).split(), spaced=True))
+    return ()
 
 
 _GROUPED = re.compile(

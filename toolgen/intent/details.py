@@ -9,6 +9,7 @@ of a tracking verb ("track my <houseplants>") for a subject the knowledge base d
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from toolgen.intent.asked import asked
@@ -435,6 +436,11 @@ def _enumerated(text: str) -> list[str]:
 def listed(text: str) -> list[str]:
     """The things a request lists for its tool to record ("track pH, ammonia and nitrite", "pH、氨、亚硝酸盐都想记"),
     each as the request words it, in order; lists of anything else (times, people, days) are not read."""
+    return list(_listed(text))
+
+
+@lru_cache(maxsize=256)  # read once per request: the rules ask for a request's list more than once
+def _listed(text: str) -> tuple[str, ...]:
     items: list[str] = []
     for trigger in _EN_TRIGGER.finditer(text):
         m = _EN_LIST.match(text, trigger.end())
@@ -463,9 +469,9 @@ def listed(text: str) -> list[str]:
     places = {city.lower() for city in find_cities(text)}
     named = [part for item in items for part in re.split(r"\s+or\s+", item.lower())]  # "seattle or boise"
     if sum(part in places for part in named) >= 2:  # places are what a ranking compares, not fields
-        return []
+        return ()
     items = [without_scale(item) for item in items]
-    return list(dict.fromkeys(items))[:8] if len(items) >= 2 else []
+    return tuple(dict.fromkeys(items))[:8] if len(items) >= 2 else ()
 
 
 # A cost split in proportion to something each share has: a room's area, the days each was home, an income.

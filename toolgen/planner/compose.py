@@ -232,9 +232,9 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     tokens = {_stem(t) for n in names for t in re.findall(r"[a-z]{3,}", n)}
     fields: list[FieldDef] = []
     numeric = intent.shape == "log" and bool(intent.slots.get("measuring"))
+    questions = [str(a["said"]).lower() for a in intent.slots.get("asked") or []]
     for k, item in enumerate(intent.slots.get("listed") or [], start=1):
         said = item.lower()
-        questions = [str(a["said"]).lower() for a in intent.slots.get("asked") or []]
         if _QUESTION.search(said) and any(_overlap(said, question) for question in questions):
             continue  # read as a question, with its type (asked_fields)
         if any(said in n or (len(n) >= 2 and n in said) for n in names if re.search(r"[\u4e00-\u9fff]", n + said)):
