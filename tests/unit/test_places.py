@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from toolgen.intent import classify
-from toolgen.intent.slots import extract, find_cities
+from toolgen.intent.named import extract
+from toolgen.intent.slots import find_cities
 from toolgen.knowledge import build_places, places
 from toolgen.knowledge.places import find_places, place_like, resolve
 from toolgen.memory.extract import extract as read_fact

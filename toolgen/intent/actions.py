@@ -28,6 +28,7 @@ from itertools import accumulate, pairwise
 from typing import Any
 
 from toolgen.knowledge.base import DATA
+from toolgen.reading import reader
 
 MODEL = DATA / "actions_model.json.gz"
 BUCKETS = 1 << 20  # hashed feature space: collisions are rare among the ~100,000 n-grams the data has
@@ -38,6 +39,7 @@ _SPACES = re.compile(r"\s+")
 _ENGLISH = re.compile(r"[a-z0-9']+")
 
 
+@reader
 def normal(text: str) -> str:
     """The text as the features read it: full-width forms folded (NFKC), lower case, runs of space as one."""
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
@@ -80,6 +82,7 @@ class Cues:
         ]
 
 
+@reader
 def hashed(text: str) -> list[int]:
     """The hashed columns of ``text``'s own features (its character n-grams, words and word pairs), no cues."""
     return sorted({zlib.crc32(gram.encode("utf-8")) % BUCKETS for gram in _grams(normal(text))})

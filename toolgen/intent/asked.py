@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from toolgen.knowledge.fields import requested_fields
+from toolgen.reading import reader
 
 Asked = dict[str, Any]
 
@@ -334,6 +335,7 @@ _BLANK: Asked = {"name": None, "en": None, "of": None, "unit": None, "choices": 
 _BLANK |= {"min": None, "max": None}
 
 
+@reader
 def asked(text: str) -> list[Asked]:
     """The fields ``text`` asks as questions, in order, each once, without those the knowledge base knows."""
     chinese = bool(re.search(r"[\u4e00-\u9fff]", text))

@@ -14,11 +14,11 @@ things to do, for a checklist's readers) nor as values (places, currencies, unit
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from toolgen.intent.asked import asked
 from toolgen.intent.slots import find_cities, find_cuisines, find_currencies, find_people, find_units
 from toolgen.knowledge.fields import requested_fields
+from toolgen.reading import reader
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # what a Chinese task or habit begins with: a verb of doing, not a noun of a record
@@ -82,6 +82,7 @@ def _clean(item: str) -> str:
     return _EN_STRIP.sub("", without_scale(item.lower())).strip()
 
 
+@reader
 def without_scale(item: str) -> str:
     """An item without the scale it is said on ("score out of 10": the score; its scale is read by scale())."""
     cut = re.sub(r"\s*(?:\(?(?:out of|/)\s*\d+\)?|\(?\d+\s*[-–~]\s*\d+\)?)\s*(?:stars?|points?)?$", "", item)
@@ -111,6 +112,7 @@ _ZH_RUN = re.compile(r"[^，,。；;！!？?\s:：]+(?:、[^，,。；;！!？?\
 _EN_AFTER = re.compile(r"(?:\s[-—–]\s|[:：]|\bw/\s?|\bwith\s(?:a\s|the\s)?|\bincluding\s|\b(?:log|track|record)\s)")
 
 
+@reader
 def listing(text: str) -> list[str]:
     """The attributes of a text that is all a list ("artist, venue, ticket price" after the tool's name)."""
     if _HAN.search(text):
@@ -119,13 +121,9 @@ def listing(text: str) -> list[str]:
     return _accepted(re.split(r"\s*,\s*|\s+(?:and|&|\+)\s+|\s*/\s*", clause))
 
 
+@reader
 def runs(text: str) -> list[str]:
     """The attributes a request lists for each row, in its order; [] when it lists none."""
-    return list(_runs(text))
-
-
-@lru_cache(maxsize=256)  # a request's runs are asked for by the list reader and the head reader alike
-def _runs(text: str) -> tuple[str, ...]:
     for m in _ZH_RUN.finditer(text):
         run = m.group(0)
         last = run.rsplit("、", 1)[1]  # "单词、意思和例句", but not inside a word ("口感柔和度", "及格没")
@@ -137,11 +135,11 @@ def _runs(text: str) -> tuple[str, ...]:
                 break
         items = _accepted([*run.split("、")[:-1], *tail])
         if items:
-            return tuple(items)
+            return items
     if _HAN.search(text) and re.search(r"\S\s+\S", text) and not re.search(r"[，,、。；;]", text):
         words = text.split()  # "钓鱼记录 地点 天气 钓了几条 多重": the tool's name, then its attributes
         if len(words) >= 4 and _TOOL_NOUN.search(words[0]):
-            return tuple(_accepted(words[1:], spaced=True))
+            return _accepted(words[1:], spaced=True)
     if not _HAN.search(text):
         for m in _EN_AFTER.finditer(text):
             clause = re.split(r"[.;!?\n]|\s[-—–]\s", text[m.end() :])[0]
@@ -149,11 +147,11 @@ def _runs(text: str) -> tuple[str, ...]:
             if len(parts) >= 2:
                 items = _accepted(parts)
                 if items:
-                    return tuple(items)
+                    return items
         spaced = _EN_SPACED.match(text)
         if spaced:  # "fishing log spot species size weather"
-            return tuple(_accepted(spaced.group(2).split(), spaced=True))
-    return ()
+            return _accepted(spaced.group(2).split(), spaced=True)
+    return []
 
 
 _GROUPED = re.compile(
@@ -167,6 +165,7 @@ _NOT_GROUP = re.compile(  # an order or a share, not a grouping
 )
 
 
+@reader
 def grouped_by(text: str) -> str | None:
     """What the request wants its rows grouped or tagged by ("tagged by cuisine", "按大洲分"), if it says."""
     m = _GROUPED.search(text)
@@ -186,6 +185,7 @@ _SCALE = re.compile(
 )
 
 
+@reader
 def scale(text: str) -> tuple[int, int] | None:
     """A rating's bounds the request says ("rate my day 1-5", "score out of 100", "满分10分"), if it says."""
     m = _SCALE.search(text)

@@ -35,9 +35,9 @@ from toolgen.intent.details import (
     when,
 )
 from toolgen.intent.gazetteer import UNITS
+from toolgen.intent.named import extract
 from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read, zh_word_spans
 from toolgen.intent.slots import (
-    extract,
     find_cities,
     find_cuisines,
     find_currencies,
@@ -52,6 +52,7 @@ from toolgen.knowledge.base import Subject, library, measures_named
 from toolgen.knowledge.fields import requested_fields
 from toolgen.knowledge.places import place_like
 from toolgen.models import Intent
+from toolgen.reading import reader
 
 # The shape each named kind is a recipe of.
 NAMED_SHAPES = {
@@ -163,6 +164,7 @@ def _boosts(text: str) -> dict[str, float]:
     return boost
 
 
+@reader
 def scores(text: str) -> dict[str, float]:
     """Each archetype's score for ``text`` (and the out-of-scope score under its own name)."""
     words = zh_word_spans(text) if is_chinese(text) else []

@@ -9,7 +9,6 @@ of a tracking verb ("track my <houseplants>") for a subject the knowledge base d
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from toolgen.intent.asked import asked
@@ -27,6 +26,7 @@ from toolgen.intent.slots import (
     find_units,
 )
 from toolgen.knowledge.fields import requested_fields
+from toolgen.reading import reader
 
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -53,6 +53,7 @@ def _count(token: str) -> int | None:
     return _EN_NUMBERS.get(token) or _zh_number(token)
 
 
+@reader
 def every_days(text: str) -> int | None:
     """The interval a recurring task has, in days ("every 3 days" 3, "weekly" 7, "每两周" 14, "每月" 30)."""
     t = text.lower()
@@ -94,6 +95,7 @@ _ME_AND = re.compile(
 _ZH_ME_AND = re.compile(r"我(?:和|跟|加上?)(\d+|[两二三四五六七八九十])\s*(?:个|位)?(?:室友|朋友|同事|人|舍友)")
 
 
+@reader
 def head_count(text: str) -> int | None:
     """How many people share something, the speaker included ("me and 3 roommates" is 4, "五个人" is 5)."""
     m = _ME_AND.search(text) or _ZH_ME_AND.search(text)
@@ -103,6 +105,7 @@ def head_count(text: str) -> int | None:
     return find_people_count(text)
 
 
+@reader
 def years(text: str) -> float | None:
     """A term in years ("over 30 years", "30年", "a 15-year loan")."""
     m = re.search(r"(\d+(?:\.\d+)?)[\s-]*(?:years?|yrs?|year-)\b", text, re.IGNORECASE)
@@ -115,6 +118,7 @@ def years(text: str) -> float | None:
     return None
 
 
+@reader
 def months(text: str) -> float | None:
     """A term in months ("in 18 months", "24个月")."""
     m = re.search(r"(\d+)\s*months?\b", text, re.IGNORECASE) or re.search(r"(\d+)\s*个月", text)
@@ -132,6 +136,7 @@ _ZH_PER_NAMES = {"客户": "client", "人": "person", "家人": "family member",
                  "玩家": "player", "课程": "course"}  # fmt: skip
 
 
+@reader
 def per(text: str) -> str | None:
     """What rows are grouped by, when the request says ("hours per client" -> 'client')."""
     m = _PER.search(text)
@@ -154,6 +159,7 @@ _ZH_OBJECT = re.compile(
 )
 
 
+@reader
 def tracked_object(text: str) -> str | None:
     """What a tracking or listing verb is about ("track my houseplants": 'houseplants'; "记录每天的冥想": '冥想')."""
     m = _EN_OBJECT.search(text)
@@ -178,6 +184,7 @@ _SKIP = re.compile(
 )
 
 
+@reader
 def amounts(text: str) -> list[float]:
     """Every amount in the text, in order ("28k", "3,000", "300万", "1.5m"), skipping rates, terms and dates."""
     text = _SKIP.sub(" ", text)
@@ -205,6 +212,7 @@ _MEASURE = re.compile(
 )
 
 
+@reader
 def measures(text: str) -> list[dict[str, Any]]:
     """The quantities written with their unit ("165cm, 70kg", "18平"), in order: ``{"value": 70.0, "unit": "kg"}``."""
     units = list(_MEASURES)
@@ -237,16 +245,19 @@ _ELAPSED = re.compile(
 )
 
 
+@reader
 def elapsed(text: str) -> bool:
     """Whether the request asks how long it has been since each date ("how long we've had them", "养了几年了")."""
     return bool(_ELAPSED.search(text))
 
 
+@reader
 def cumulative(text: str) -> bool:
     """Whether the request's goal is over everything it records, not per day ("40 hours by May", "累计十万")."""
     return bool(_CUMULATIVE.search(text))
 
 
+@reader
 def goal_value(text: str) -> float | None:
     """The number a request sets as its goal ("vs my 1800 goal", "目标2升", "aim for 10000 steps")."""
     m = _GOAL.search(text)
@@ -262,6 +273,7 @@ _MANY = re.compile(
 )
 
 
+@reader
 def many(text: str) -> bool:
     """Whether the request is about many people or things ("my friends' birthdays", "全家人的生日"), not one."""
     return bool(_MANY.search(text))
@@ -271,6 +283,7 @@ _LIST_NAME = re.compile(r"\b(?:a|an|my|the|our)\s+([a-z][a-z-]{2,20}(?:\s[a-z][a
 _ZH_LIST_NAME = re.compile(r"([\u4e00-\u9fff]{2,6}?)(?:清单|列表)")
 
 
+@reader
 def list_name(text: str) -> str | None:
     """What a list is of, when the request names it ("a grocery list" -> 'grocery', "打包清单" -> '打包')."""
     m = _LIST_NAME.search(text)
@@ -297,6 +310,7 @@ _PERIODS = {
 }
 
 
+@reader
 def periods(text: str) -> list[str]:
     """The periods a request wants figures for ("月底看看花了多少" -> month; "weekly average" -> week). Days are not
     read: "每天" says how often something happens, and every log already has its figures per day."""
@@ -320,11 +334,13 @@ _RANDOM = re.compile(
 )
 
 
+@reader
 def random_pick(text: str) -> bool:
     """Whether the request asks the tool to pick one of its rows at random ("想喝的时候随机抽一款")."""
     return _RANDOM.search(text) is not None
 
 
+@reader
 def when(text: str) -> str | None:
     """The day a lookup is asked about: 'now', 'today', 'tomorrow' or 'weekend', or None for no day in particular."""
     return next((name for name, pattern in _WHEN.items() if pattern.search(text)), None)
@@ -369,6 +385,7 @@ _FIELD_NOUN = re.compile(
 )
 
 
+@reader
 def head(text: str) -> str | None:
     """What a request says its tool is, before a list after a colon or dash ("车子保养记录：日期、公里数、换了什么、
     花了多少钱" -> "车子保养记录"; "fuel log: liters, price and odometer" -> "fuel log"); None when it lists none (or
@@ -398,6 +415,7 @@ _TOOL_NAME = re.compile(
 )
 
 
+@reader
 def tool_name(text: str) -> str | None:
     """The name a request gives its tool before saying what it holds ("cooking journal: what I made ...",
     "抱石记录：线路难度几级"), if it gives one."""
@@ -433,14 +451,10 @@ def _enumerated(text: str) -> list[str]:
     return items if fieldlike * 2 >= len(items) or (logged and fieldlike) else []
 
 
+@reader
 def listed(text: str) -> list[str]:
     """The things a request lists for its tool to record ("track pH, ammonia and nitrite", "pH、氨、亚硝酸盐都想记"),
     each as the request words it, in order; lists of anything else (times, people, days) are not read."""
-    return list(_listed(text))
-
-
-@lru_cache(maxsize=256)  # read once per request: the rules ask for a request's list more than once
-def _listed(text: str) -> tuple[str, ...]:
     items: list[str] = []
     for trigger in _EN_TRIGGER.finditer(text):
         m = _EN_LIST.match(text, trigger.end())
@@ -469,9 +483,9 @@ def _listed(text: str) -> tuple[str, ...]:
     places = {city.lower() for city in find_cities(text)}
     named = [part for item in items for part in re.split(r"\s+or\s+", item.lower())]  # "seattle or boise"
     if sum(part in places for part in named) >= 2:  # places are what a ranking compares, not fields
-        return ()
+        return []
     items = [without_scale(item) for item in items]
-    return tuple(dict.fromkeys(items))[:8] if len(items) >= 2 else ()
+    return list(dict.fromkeys(items))[:8] if len(items) >= 2 else []
 
 
 # A cost split in proportion to something each share has: a room's area, the days each was home, an income.
@@ -496,11 +510,13 @@ _WEIGHTED = {
 _AREA = re.compile(r"(\d+(?:\.\d+)?)\s*(?:平方米|平米|平方|平|㎡|m²|m2|sqm|sq\.?\s?ft|square (?:feet|meters?))", re.I)
 
 
+@reader
 def split_weight(text: str) -> str | None:
     """What a shared cost is split in proportion to ("房租按面积分" area, "by the days each was home" days)."""
     return next((kind for kind, pattern in _WEIGHTED.items() if pattern.search(text)), None)
 
 
+@reader
 def areas(text: str) -> list[float]:
     """The areas a request gives, in order ("主卧20平，两个次卧15平和12平" -> [20, 15, 12])."""
     return [float(m.group(1)) for m in _AREA.finditer(text)]
@@ -525,6 +541,7 @@ _NOT_A_TASK = re.compile(
 )
 
 
+@reader
 def recurring_tasks(text: str) -> list[dict[str, Any]]:
     """The tasks a request lists with how often each recurs ("HVAC filter every 3 months, gutters twice a year",
     "每三天浇花、每个月施肥"): ``{"task": "HVAC filter", "every_days": 90}`` each, in order."""
@@ -556,6 +573,7 @@ _MEASURING = re.compile(
 )
 
 
+@reader
 def measuring(text: str) -> bool:
     """Whether the request speaks of measuring or counting what it lists ("water tests", "测水质", "多少")."""
     return bool(_MEASURING.search(text))
@@ -567,6 +585,7 @@ _HIGH_FIRST = re.compile(
 _LOW_FIRST = re.compile(r"\b(least|lowest|cleanest|safest|driest|calmest)\b|最低|最少|最干净|最安全|最小", re.I)
 
 
+@reader
 def order(text: str) -> str | None:
     """Which end of a ranking the request asks about: 'high_first' ("哪个最差", "the rainiest"), 'low_first'
     ("the cleanest air"), or None."""
@@ -582,12 +601,14 @@ _BREAKDOWN = re.compile(
 )
 
 
+@reader
 def breakdown(text: str) -> bool:
     """Whether the request asks how its rows divide among a field's values ("月底能看各种心情占多少", "which
     category is most common")."""
     return bool(_BREAKDOWN.search(text))
 
 
+@reader
 def details(text: str) -> dict[str, Any]:
     """Every detail the text gives, by kind; kinds it does not give are left out."""
     found = {

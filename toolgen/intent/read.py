@@ -20,6 +20,7 @@ from typing import Any
 from toolgen.intent.asked import asked
 from toolgen.intent.subjects import likelihoods
 from toolgen.knowledge.base import DATA, SHAPES, Subject, library
+from toolgen.reading import reader
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ def _chinese_words(text: str, zh: dict[str, str], longest: int) -> Iterator[str]
             i += 1
 
 
+@reader
 def zh_word_spans(text: str) -> list[tuple[int, int]]:
     """Where the knowledge base's Chinese words (subjects' words and nouns) stand in ``text``, the longest at each
     place, left to right: the word boundaries a cue must not cross ("生日记一下" is 生日 + 记, no 日记)."""
@@ -318,9 +320,9 @@ def _core_stop() -> frozenset[str]:
     return frozenset(_words()["core_stop"])
 
 
-def find_subjects(text: str, scores: dict[str, float] | None = None) -> list[tuple[Subject, float, str]]:
-    """(subject, score, matched words) for each subject the text names, best first (``scores``: the text's shape
-    scores, when the caller has them)."""
+@reader
+def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
+    """(subject, score, matched words) for each subject the text names, best first."""
     en, zh, longest = _index()
     subjects = library().subjects
     found: dict[str, tuple[float, str]] = {}
@@ -335,7 +337,7 @@ def find_subjects(text: str, scores: dict[str, float] | None = None) -> list[tup
         if hit and found.get(subject_id, (0.0, ""))[0] < PATTERN_SCORE:
             found[subject_id] = (PATTERN_SCORE, hit.group(0))
     if not found:
-        scores = shape_scores(text) if scores is None else scores
+        scores = shape_scores(text)
         chinese = re.search(r"[\u4e00-\u9fff]", text)
         core = _by_zh_core(text, scores) if chinese else _by_core(text, scores)
         if core is not None:
@@ -375,6 +377,7 @@ def _compiled(pattern: str, chinese: bool) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z]){pattern}(?![a-z])", re.IGNORECASE | re.ASCII)  # (as classify._compiled)
 
 
+@reader
 def shape_scores(text: str) -> dict[str, float]:
     """How strongly the wording points at each shape ("remind me every 3 days" -> schedule)."""
     scores = {}
@@ -388,6 +391,7 @@ def shape_scores(text: str) -> dict[str, float]:
     return scores
 
 
+@reader
 def asks_for_a_tool(text: str) -> bool:
     """Whether the sentence names a kind of tool ('a list of', 'tracker', '清单'): then an action verb in it is
     what the tool is about, not something to do."""
@@ -395,6 +399,7 @@ def asks_for_a_tool(text: str) -> bool:
     return bool(re.search(words["en"], text, re.IGNORECASE) or re.search(words["zh"], text))
 
 
+@reader
 def find_action(text: str) -> Action | None:
     """The action in the world the request asks for, if it asks for one rather than for a tool (an action marked
     `always`, such as getting into someone else's account, is refused however the request is worded), or asks for a
@@ -425,11 +430,12 @@ def action_named(refusal: str) -> Action | None:
 _TOOL_NOUN = re.compile(r"calculator|tracker|log\b|list\b|journal|planner|schedule|计算|记录|清单|日记|计划", re.I)
 
 
+@reader
 def read(text: str) -> Reading:
     """The open-world reading of ``text``."""
     action = find_action(text)
     scores = shape_scores(text)
-    found = find_subjects(text, scores)
+    found = find_subjects(text)
     reading = Reading(shape_scores=scores, action=action)
     if found:
         reading.subject, reading.subject_score, reading.matched = found[0]

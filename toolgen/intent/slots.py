@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from toolgen.intent.gazetteer import (
     CUISINES,
@@ -16,9 +15,11 @@ from toolgen.intent.gazetteer import (
     UNITS,
 )
 from toolgen.intent.numerals import zh_number
-from toolgen.knowledge.places import find_places, place_like
+from toolgen.knowledge.places import find_places
+from toolgen.reading import reader
 
 
+@reader
 def is_chinese(text: str) -> bool:
     """True when the text holds any CJK ideograph."""
     return bool(re.search(r"[\u4e00-\u9fff]", text))
@@ -44,6 +45,7 @@ def _find(text: str, aliases: list[tuple[str, str]]) -> list[str]:
     return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
+@reader
 def find_cities(text: str) -> list[str]:
     """Known cities in the order the text names them, each once, by their English names (toolgen/knowledge/places)."""
     return [place.name for place in find_places(text)]
@@ -59,6 +61,7 @@ def _unit_aliases() -> list[tuple[str, str]]:
 _UNIT_ALIASES = _unit_aliases()
 
 
+@reader
 def find_units(text: str) -> list[str]:
     """Units named in the text, in order (mm is not read as m, nor 公里 as 里, nor 尺寸 as 尺)."""
     return [unit for unit in _find(text, _UNIT_ALIASES) if unit]
@@ -75,6 +78,7 @@ def find_dimension(text: str, units: list[str]) -> str | None:
     return None
 
 
+@reader
 def weather_metric(text: str) -> tuple[str, str]:
     """(metric, order): which forecast figure to rank by and whether highest comes first."""
     t = text.lower()
@@ -90,6 +94,7 @@ def weather_metric(text: str) -> tuple[str, str]:
     return "temp_max", "desc"
 
 
+@reader
 def find_time(text: str) -> str | None:
     """A clock time the text names ("6:30", "7 am", "早上6点半"), as HH:MM."""
     t = text.lower()
@@ -131,6 +136,7 @@ def _find_zh_time(text: str) -> str | None:
     return f"{hour:02d}:{minute:02d}" if hour < 24 and minute < 60 else None
 
 
+@reader
 def time_of_day(text: str) -> str | None:
     """'morning', 'evening' or None, from words like 'morning', '晨跑', '夜跑'."""
     t = text.lower()
@@ -141,6 +147,7 @@ def time_of_day(text: str) -> str | None:
     return None
 
 
+@reader
 def habit_names(text: str) -> list[str]:
     """Habits named after 'habit of', 'track', '打卡' and similar ('drink water', '读书')."""
     known = {
@@ -159,6 +166,7 @@ def habit_names(text: str) -> list[str]:
     return [name for name, cues in known.items() if any(c in t for c in cues)]
 
 
+@reader
 def amounts(text: str) -> list[float]:
     """Plain numbers in the text, in order (for goals and values)."""
     return [float(x) for x in re.findall(r"(?<![\d:])(\d+(?:\.\d+)?)(?![\d:])", text)]
@@ -178,6 +186,7 @@ _CURRENCY_ALIASES = _currency_aliases(with_pound=False)
 _CURRENCY_ALIASES_WITH_POUND = _currency_aliases(with_pound=True)
 
 
+@reader
 def find_currencies(text: str) -> list[str]:
     """ISO codes of the currencies named, in order; 'pounds' counts as sterling only beside another currency."""
     spaced = re.sub(r"([$€£])", r" \1 ", text)  # symbols sit against numbers: "$20"
@@ -196,6 +205,7 @@ _NOT_AMOUNTS = re.compile(
 )
 
 
+@reader
 def find_amount(text: str) -> float | None:
     """The first amount of money or quantity ("$120", "3,000", "1.5k", "3千", "2万"), skipping percentages,
     head-counts, dates and times."""
@@ -207,6 +217,7 @@ def find_amount(text: str) -> float | None:
     return value * {"k": 1000, "千": 1000, "万": 10000}.get((m.group(2) or "").lower(), 1)
 
 
+@reader
 def find_percent(text: str) -> float | None:
     """A percentage: "15%", "18 percent", "百分之十五" is not read (digits only)."""
     m = re.search(r"(\d+(?:\.\d+)?)\s*(%|percent|per cent|个点)", text, re.IGNORECASE)
@@ -216,6 +227,7 @@ def find_percent(text: str) -> float | None:
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
+@reader
 def find_people_count(text: str) -> int | None:
     """How many people share something ("4 people", "three of us", "五个人")."""
     m = re.search(
@@ -296,6 +308,7 @@ _NOT_NAMES = {
 }
 
 
+@reader
 def find_people(text: str) -> list[str]:
     """People named in the text: capitalised English names, and Chinese names like 小王 or 老李."""
     # a place is not a person: a big city anywhere ("Tokyo"), any city where one is gone to ("to Lisbon"); a
@@ -311,6 +324,7 @@ def find_people(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+@reader
 def find_goal(text: str) -> tuple[float, str] | None:
     """A target with its unit: "2 liters", "8 glasses", "400 mg", "20 km a week", "10 hours", "2升", "八杯"."""
     m = re.search(
@@ -385,6 +399,7 @@ _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 
 
+@reader
 def find_date(text: str) -> str | None:
     """A calendar date: "2027-01-20" as is; "Dec 25", "25 December", "12月25日", a holiday as "MM-DD"."""
     if m := re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
@@ -423,6 +438,7 @@ _EVENTS = {
 }
 
 
+@reader
 def find_events(text: str) -> list[str]:
     """What a countdown counts down to, each event once in the order named ("birthday", "exam", a holiday's name);
     a compound is named by its head ("wedding anniversary", "结婚纪念日": the anniversary)."""
@@ -445,11 +461,13 @@ def find_events(text: str) -> list[str]:
     return list(dict.fromkeys(name for _, name in events))
 
 
+@reader
 def find_event(text: str) -> str | None:
     """The first event a countdown counts down to."""
     return next(iter(find_events(text)), None)
 
 
+@reader
 def find_cuisines(text: str) -> list[str]:
     lowered = text.lower()
     return [
@@ -459,6 +477,7 @@ def find_cuisines(text: str) -> list[str]:
     ]
 
 
+@reader
 def find_language(text: str) -> str | None:
     lowered = text.lower()
     for name, cues in LANGUAGES.items():
@@ -467,6 +486,7 @@ def find_language(text: str) -> str | None:
     return None
 
 
+@reader
 def find_period(text: str) -> str | None:
     """'month' or 'week' for budgets and goals ("a month", "per week", "每月", "每周")."""
     lowered = text.lower()
@@ -475,132 +495,3 @@ def find_period(text: str) -> str | None:
     if re.search(r"week|weekly|每周|一周|每星期|每个星期", lowered):
         return "week"
     return None
-
-
-def _weather(text: str) -> dict[str, Any]:
-    metric, order = weather_metric(text)
-    # names that look like places but are none toolgen knows, so the person can be told ("Atlantis")
-    return {"cities": find_cities(text), "metric": metric, "order": order, "unresolved_places": place_like(text)}
-
-
-def _currency(text: str) -> dict[str, Any]:
-    return {"currencies": find_currencies(text), "amount": find_amount(text)}
-
-
-def _units(text: str) -> dict[str, Any]:
-    units = find_units(text)
-    if re.search(r"how many \S+( \S+)? (are )?in (a|an|one|\d)", text, re.IGNORECASE):
-        units.reverse()  # "how many ml in a cup" converts from cups to ml
-    measured = find_units(" ".join(re.findall(r"\d[\d,.]*\s?([^\d\s,.，。、?？]+(?:\s[a-z]+)?)", text)))
-    if measured and measured[0] in units:  # "how many miles is 10 km": the amount's own unit is converted from
-        units.remove(measured[0])
-        units.insert(0, measured[0])
-    dimension = find_dimension(text, units)
-    return {
-        "dimension": dimension,  # the first named; units of others ("inches and cm, pounds and kg") follow
-        "units": sorted(units, key=lambda u: UNITS[u][0] != dimension) or None,
-        "amount": find_amount(text),
-    }
-
-
-def _run(text: str) -> dict[str, Any]:
-    goal = find_goal(text)
-    return {
-        "time_of_day": time_of_day(text),
-        "start": find_time(text),
-        "goal": {"value": goal[0], "unit": goal[1], "period": find_period(text) or "week"}
-        if goal and goal[1] in ("km", "mi")
-        else None,
-    }
-
-
-def _goal_slot(text: str, units: tuple[str, ...]) -> dict[str, Any] | None:
-    goal = find_goal(text)
-    return {"value": goal[0], "unit": goal[1]} if goal and goal[1] in units else None
-
-
-def _budget(text: str) -> dict[str, Any]:
-    return {"amount": find_amount(text), "currencies": find_currencies(text), "period": find_period(text)}
-
-
-def _splitter(text: str) -> dict[str, Any]:
-    from toolgen.intent.details import areas, head_count, split_weight  # details reads with this module's finders
-
-    weight = split_weight(text)
-    return {
-        "people": find_people(text),
-        "people_count": head_count(text),
-        "currencies": find_currencies(text),
-        "weighted_by": weight,
-        "weights": areas(text) if weight == "area" else None,
-        "households": bool(
-            re.search(r"每户|各户|住户|业主|\b(households?|apartments?|units|flats|owners)\b", text, re.I)
-        )
-        if weight
-        else None,
-        "amount": find_amount(text) if weight else None,
-    }
-
-
-def _tip(text: str) -> dict[str, Any]:
-    return {"percent": find_percent(text), "people_count": find_people_count(text), "amount": find_amount(text)}
-
-
-def _countdown(text: str) -> dict[str, Any]:
-    events = find_events(text)
-    return {"date": find_date(text), "event": events[0] if events else None, "events": events[1:] or None}
-
-
-_MINUTES = r"(\d{1,3})\s*(?:-?\s*min(?:ute)?s?\b|分钟)"
-_BLOCK = re.compile(
-    _MINUTES + r"\s*(?:of\s+)?(?:focus|work|deep work|blocks?|sessions?|sprints?|pomodoros?)|"
-    r"(?:每个番茄|番茄钟?|专注|每段|每块)\s*(\d{1,3})\s*分钟|(?:blocks?|sessions?) of\s+" + _MINUTES,
-    re.IGNORECASE,
-)
-_BREAK = re.compile(_MINUTES + r"\s*(?:of\s+)?(?:breaks?|rest)|休息\s*(\d{1,3})\s*分钟|breaks? of\s+" + _MINUTES, re.I)
-_POMODORO = re.compile(r"pomodoro|番茄", re.IGNORECASE)
-
-
-def _focus(text: str) -> dict[str, Any]:
-    """A weekly goal of hours, and the length of a block and of the break after it ("50 min focus blocks w/ 10 min
-    breaks", "每个番茄25分钟，中间休息5分钟"; a pomodoro is 25 and 5 unless the request says otherwise)."""
-    block = next((int(g) for m in _BLOCK.finditer(text) for g in m.groups() if g), None)
-    rest = next((int(g) for m in _BREAK.finditer(text) for g in m.groups() if g), None)
-    if _POMODORO.search(text):
-        block, rest = block or 25, rest or 5
-    goal = _goal_slot(text, ("hour", "minute"))
-    if goal and goal.get("unit") == "minute" and goal.get("value") in (block, rest):
-        goal = None  # "50 min focus blocks": the length of a block, not a goal for the week
-    return {"goal": goal, "block_minutes": block, "break_minutes": rest}
-
-
-_EXTRACTORS: dict[str, Any] = {
-    "weather_ranking": _weather,
-    "currency_converter": _currency,
-    "unit_converter": _units,
-    "run_log": _run,
-    "habit_tracker": lambda t: {"habits": habit_names(t)},
-    "caffeine_tracker": lambda t: {"limit": _goal_slot(t, ("mg",)), "cutoff": find_time(t)},
-    "focus_planner": _focus,
-    "expense_splitter": _splitter,
-    "budget_tracker": _budget,
-    "tip_calculator": _tip,
-    "bmi_calculator": lambda t: {
-        "system": "imperial" if re.search(r"pounds?|lbs?|feet|foot|inch|磅|英尺", t, re.I) else None
-    },
-    "countdown": _countdown,
-    "todo_list": lambda t: {},
-    "reading_list": lambda t: {"goal": _goal_slot(t, ("book", "page")), "period": find_period(t)},
-    "flashcards": lambda t: {"topic": find_language(t)},
-    "water_tracker": lambda t: {"goal": _goal_slot(t, ("ml", "l", "glass"))},
-    "mood_journal": lambda t: {},
-    "restaurant_picker": lambda t: {"cuisines": find_cuisines(t), "cities": find_cities(t)},
-}
-
-
-def extract(archetype: str | None, text: str) -> dict[str, Any]:
-    """The slots an archetype reads from ``text``; slots the text does not give are left out."""
-    extractor = _EXTRACTORS.get(archetype or "")
-    if extractor is None:
-        return {}
-    return {k: v for k, v in extractor(text).items() if v not in (None, [], {})}

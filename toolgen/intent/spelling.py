@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from toolgen.reading import reader
+
 _CONTRACTIONS = {
     "im": "i'm", "ive": "i've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't",
     "wont": "won't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't", "werent": "weren't",
@@ -41,6 +43,7 @@ _PATTERN = re.compile(rf"(?<![\w'/])({_WORDS})(?![\w'/]|\.\w)", re.IGNORECASE)  
 _AND = re.compile(r"(?<=[a-z]) n (?=[a-z])", re.IGNORECASE)  # "me n my partner"
 
 
+@reader
 def standard(text: str) -> str:
     """``text`` in standard spelling ("whats the uv today, im outside w/ the kids" -> "what's the uv today, i'm
     outside with the kids"); Chinese and everything else as it was."""

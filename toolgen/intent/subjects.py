@@ -25,6 +25,7 @@ from typing import Any
 
 from toolgen.intent.actions import hashed
 from toolgen.knowledge.base import DATA
+from toolgen.reading import reader
 
 MODEL = DATA / "subjects_model.bin.gz"
 
@@ -84,6 +85,7 @@ def _model() -> _Model:
     return _Model.of(decode(MODEL.read_bytes()))
 
 
+@reader
 def likelihoods(text: str) -> dict[str, float]:
     """Each subject's probability of being what ``text`` is about (empty for a text of no features)."""
     model = _model()

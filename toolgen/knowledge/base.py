@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from toolgen.reading import reader
+
 DATA = Path(__file__).resolve().parent / "data"
 NAME = r"^[a-z][a-z0-9_]{0,39}$"
 Shape = Literal["log", "collection", "schedule", "dates", "calculator", "split", "lookup"]
@@ -354,6 +356,7 @@ def snake(text: str) -> str:
     return f"{name}_value" if name in RESERVED else name
 
 
+@reader
 def measures_named(text: str) -> list[str]:
     """The measures a request names ("UV and humidity", "要不要带伞"), in the order the knowledge base lists them."""
     lowered = text.lower()

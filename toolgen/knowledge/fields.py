@@ -10,6 +10,7 @@ import re
 from functools import cache
 
 from toolgen.knowledge.base import FieldDef, library
+from toolgen.reading import reader
 
 
 @cache
@@ -34,6 +35,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+@reader
 def requested_fields(text: str) -> list[FieldDef]:
     """Library fields the text asks for, in the order it names them, each once."""
     hits: list[tuple[int, str]] = []

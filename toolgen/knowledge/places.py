@@ -35,6 +35,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from toolgen.reading import reader
+
 # The index, built by toolgen/knowledge/build_places.py (`make places`) from GeoNames' data.
 DATA = Path(__file__).resolve().parent / "data" / "places.json.gz"
 
@@ -239,6 +241,7 @@ def _chinese(text: str, index: _Index) -> list[tuple[int, int, Place]]:
     return found
 
 
+@reader
 def find_places(text: str) -> list[Place]:
     """The places the text names, in the order it first names them, each once."""
     index = _index()
@@ -295,6 +298,7 @@ def _chinese_unknown(text: str, found: list[tuple[int, int, Place]]) -> list[str
     return unknown
 
 
+@reader
 def place_like(text: str) -> list[str]:
     """Capitalised names in a place context ("in X", "X, Y and Z", "X和Y") that name no place known here."""
     index = _index()
