@@ -30,6 +30,7 @@ from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner, revise, revise_add, revise_values, revision_words
 from toolgen.planner.revise import read
 from toolgen.program import ToolProgram
+from toolgen.reading import forget
 
 RATIO = 50
 SHORT, LONG = 100, 2000  # characters; the API takes a follow-up of up to 2,000
@@ -114,6 +115,7 @@ READERS: dict[str, tuple[ModuleType, Reader, str]] = {
 
 def seconds(reader: Reader, prompt: str, program: ToolProgram, bound: float = 0.0) -> float:
     """How long ``reader`` takes on ``prompt`` (inf when stopped at ``bound``); a ToolgenError is an answer."""
+    forget()  # each read reads: a request's spans are kept per text (toolgen/reading.py), and a kept one costs nothing
     gc.disable()  # a collection of the whole process's objects is no time of the reader's (timeit does the same)
     signal.setitimer(signal.ITIMER_REAL, bound)
     start = time.perf_counter()
