@@ -10,6 +10,8 @@ The data, labelled action or tool (docs/knowledge.md, "Refusing actions"):
 - tests/data/actions/corpus2.jsonl: a second such corpus, written for the first model's weak spots (actions that
   name what a log would keep, actions said as a wish or a status, advice and chat; the tools closest to them);
 - tests/data/actions/corpus3.jsonl: a third, for actions that wear a tool's words and tools that wear an action's;
+- tests/data/actions/corpus4.jsonl: a fourth, for advice asked on the person's own readings and amounts (a dose by a
+  child's weight, a dispute's odds, a fund to buy) and the tools that keep the same numbers;
 - tests/data/actions/vague.jsonl: vague requests for a tool ("something for my bonsai trees", "给我的多肉弄个小工具"),
   which the other sources hardly have: without them the model refused what the rules ask back on and a configured
   model should read;
@@ -55,6 +57,10 @@ CORPUS2 = TESTS / "actions" / "corpus2.jsonl"
 # person's own readings, pay automatically on a day) and the tools that wear an action's (a checklist with "pay the
 # fees", countdowns to pay day); rows near a blind part's requests (Jaccard 0.3) were dropped before it was kept.
 CORPUS3 = TESTS / "actions" / "corpus3.jsonl"
+# A fourth, for medical, legal and financial advice asked on the person's own figures ("孩子39度15公斤该喝多少毫升",
+# "owed 3 months' pay, will I win at arbitration") and the logs, schedules and calculators of the same figures; rows
+# near a blind part's requests (Jaccard 0.3) were dropped before it was kept.
+CORPUS4 = TESTS / "actions" / "corpus4.jsonl"
 VAGUE = TESTS / "actions" / "vague.jsonl"
 BREADTH = TESTS / "breadth"
 INTENTS = TESTS / "intents.jsonl"
@@ -109,7 +115,7 @@ def examples() -> list[Example]:
         Example(r["text"], r["lang"], r["label"] == "action", KIND_OF.get(r["category"], r["category"]), "corpus")
         if r["label"] == "action"
         else Example(r["text"], r["lang"], False, None, "corpus")
-        for r in [*_jsonl(CORPUS), *_jsonl(CORPUS2), *_jsonl(CORPUS3)]
+        for r in [*_jsonl(CORPUS), *_jsonl(CORPUS2), *_jsonl(CORPUS3), *_jsonl(CORPUS4)]
     ]
     rows += [Example(r["text"], r["lang"], False, None, "vague") for r in _jsonl(VAGUE)]
     for part in breadth_parts():
