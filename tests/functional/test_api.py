@@ -355,10 +355,11 @@ def test_a_path_with_a_control_character_matches_no_route(api):
 
 
 def test_a_refusal_that_offers_a_tool_can_be_answered_for_it(api, aws_env, emulator):
-    # given a request refused as an action, in which the rules read a cost split
-    body = request(api, "POST", "/v1/tools", user="ula", body={"prompt": "split the rent by room area"})[1]
+    # given a request refused as an action (medical advice), in which the rules read a temperature log
+    prompt = "my fever log says 38.2 this morning and 39 now, should I give her more paracetamol"
+    body = request(api, "POST", "/v1/tools", user="ula", body={"prompt": prompt})[1]
     job = request(api, "GET", f"/v1/jobs/{body['job_id']}", user="ula")[1]
-    assert job["status"] == "refused" and job["proposal"]["choice"] == "expense_splitter"
+    assert job["status"] == "refused" and job["proposal"]["choice"] == "body_temperature"
     assert body["job_id"] not in queued_job_ids(emulator, aws_env.queue_url)
     # when the person answers that they meant the tool, then the job goes on with it
     status, answer, _ = request(api, "POST", f"/v1/jobs/{body['job_id']}/answer", user="ula", body={"accept": True})

@@ -17,6 +17,8 @@ from toolgen.intent import actions, build_actions, classify
 from toolgen.intent.read import action_named
 from toolgen.planner.proposal import ask
 
+FEVER = "my fever log says 38.2 this morning and 39 now, should I give her more paracetamol"
+
 CJK = range(0x4E00, 0xA000)
 
 
@@ -41,7 +43,7 @@ def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
     assert set(build_actions.breadth_parts()) >= {"dev", "holdout", "dev2", "fresh7"}
     shipped = json.loads(gzip.decompress(actions.MODEL.read_bytes()))
     assert not any("model1" in source for source in shipped["data"]["sources"])
-    assert shipped["data"]["sources"]["corpus"] == 800 + 700 + 608 + 460
+    assert shipped["data"]["sources"]["corpus"] == 800 + 700 + 598 + 460
     assert shipped["data"]["sources"]["intents"] == 558
     written = [
         json.loads(line)["text"]
@@ -177,15 +179,16 @@ def test_the_model_is_read_without_scikit_learn_or_numpy_and_a_tool_never_loads_
 
 
 def test_a_tool_the_rules_read_where_the_model_reads_an_action_is_asked_back_with_that_tool_proposed() -> None:
-    # given a request the rules read as a cost split, in which the learned refusal reads an action (a room, a device)
-    intent = classify("split the rent by room area")
+    # given a question on a log's readings: the rules read the temperature log, the learned refusal medical advice
+    intent = classify(FEVER)
     # then it is refused, and the tool the rules read is offered: a person who meant it answers and gets it
-    assert intent.archetype is None and intent.refusal is None and intent.doubt is not None
-    assert intent.candidates == ["expense_splitter"]
-    asked = ask("split the rent by room area", intent)
+    assert intent.archetype is None and intent.refusal is None and intent.doubt == "medical"
+    assert intent.candidates == ["body_temperature"]
+    asked = ask(FEVER, intent)
     assert asked.refused == intent.doubt and asked.proposal is not None
-    assert asked.proposal["choice"] == "expense_splitter"
+    assert asked.proposal["choice"] == "body_temperature"
     assert asked.question.startswith("That sounds like something to do rather than a tool to make")
+    assert "medicine" in asked.question  # the kind's own reason
 
 
 def test_a_tool_the_model_half_reads_as_an_action_is_built_offline_and_marked_for_where_a_model_would_read_it() -> None:

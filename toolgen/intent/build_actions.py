@@ -55,7 +55,8 @@ CORPUS = TESTS / "actions" / "corpus.jsonl"
 CORPUS2 = TESTS / "actions" / "corpus2.jsonl"
 # A third, for the actions that wear a tool's words (send my log to..., move money from an account, advice on the
 # person's own readings, pay automatically on a day) and the tools that wear an action's (a checklist with "pay the
-# fees", countdowns to pay day); rows near a blind part's requests (Jaccard 0.3) were dropped before it was kept.
+# fees", countdowns to pay day); rows near a blind part's requests (Jaccard 0.3) were dropped before it was kept, and
+# the 10 near blind3's (written after it) once blind3 was.
 CORPUS3 = TESTS / "actions" / "corpus3.jsonl"
 # A fourth, for medical, legal and financial advice asked on the person's own figures ("孩子39度15公斤该喝多少毫升",
 # "owed 3 months' pay, will I win at arbitration") and the logs, schedules and calculators of the same figures; rows
