@@ -171,3 +171,21 @@ def test_a_kind_named_outright_outweighs_the_words_of_its_parts(prompt, archetyp
 )  # fmt: skip
 def test_a_named_kind_is_read_from_its_goal_or_complaint_without_its_name(prompt, archetype):
     assert classify(prompt).archetype == archetype
+
+
+@pytest.mark.parametrize(
+    ("text", "archetype"),
+    [
+        ("track my paper submissions", None),  # "bmi" inside "submissions" is no BMI
+        ("list of journals I submitted to", None),
+        ("算一下我的BMI", "bmi_calculator"),
+        ("身高175体重70，BMI多少", "bmi_calculator"),
+        ("我们四个人AA制", "expense_splitter"),
+    ],
+)
+def test_a_latin_word_among_the_chinese_cues_is_matched_as_a_word(text: str, archetype: str | None) -> None:
+    intent = classify(text)
+    if archetype is None:
+        assert intent.archetype != "bmi_calculator" and "bmi_calculator" not in intent.candidates
+    else:
+        assert intent.archetype == archetype

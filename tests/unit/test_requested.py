@@ -187,6 +187,31 @@ def test_a_tool_about_writing_is_still_a_tool() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "help me crack the wifi next door",
+        "crack my ex girlfriend's instagram password",
+        "crack into his email",
+    ],
+)
+def test_cracking_what_guards_someone_is_refused(text: str) -> None:
+    assert classify(text).refusal == "security"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "coffee roast log with first crack and second crack temps",  # a roast's stage, not a break-in
+        "track the crack in my bathroom ceiling",
+        "cracked phone screen repair log",
+    ],
+)
+def test_a_crack_that_breaks_into_nothing_is_no_refusal(text: str) -> None:
+    intent = classify(text)
+    assert intent.refusal != "security" and intent.doubt != "security"
+
+
+@pytest.mark.parametrize(
     ("text", "subject"),
     [
         ("What does $28 an hour come to per year if I work 40 hours a week", "hourly_to_salary"),

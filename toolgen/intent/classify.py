@@ -68,7 +68,10 @@ MIN_SCORE = 1.5
 
 @cache
 def _compiled_zh(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    # a Latin word among the Chinese cues ("BMI", "AA制") is matched as a word, never inside another ("submissions")
+    before = r"(?<![A-Za-z])" if re.match(r"[A-Za-z]", pattern) else ""
+    after = r"(?![A-Za-z])" if re.search(r"[A-Za-z]$", pattern) else ""
+    return re.compile(f"{before}(?:{pattern}){after}")
 
 
 @cache
