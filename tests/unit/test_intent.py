@@ -189,3 +189,10 @@ def test_a_latin_word_among_the_chinese_cues_is_matched_as_a_word(text: str, arc
         assert intent.archetype != "bmi_calculator" and "bmi_calculator" not in intent.candidates
     else:
         assert intent.archetype == archetype
+
+
+def test_a_latin_word_among_the_shape_cues_is_matched_as_a_word() -> None:
+    from toolgen.intent.read import shape_scores
+
+    assert shape_scores("a log of the AAA batteries I swap in the smoke alarms")["split"] == 0  # no AA in AAA
+    assert shape_scores("我们四个人AA，记一下每次谁付的")["split"] >= 2

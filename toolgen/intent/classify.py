@@ -36,7 +36,7 @@ from toolgen.intent.details import (
 )
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.named import extract
-from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read, zh_word_spans
+from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read, zh_cue, zh_word_spans
 from toolgen.intent.slots import (
     find_cities,
     find_cuisines,
@@ -67,14 +67,6 @@ MIN_SCORE = 1.5
 
 
 @cache
-def _compiled_zh(pattern: str) -> re.Pattern[str]:
-    # a Latin word among the Chinese cues ("BMI", "AA制") is matched as a word, never inside another ("submissions")
-    before = r"(?<![A-Za-z])" if re.match(r"[A-Za-z]", pattern) else ""
-    after = r"(?![A-Za-z])" if re.search(r"[A-Za-z]$", pattern) else ""
-    return re.compile(f"{before}(?:{pattern}){after}")
-
-
-@cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     # ASCII: an English cue's letters fold only as ASCII letters do, and it compiles four times faster (a cold
     # process compiles hundreds of them: re's Unicode case folding was a fifth of its first classify)
@@ -95,7 +87,7 @@ def _own_name(arch: Archetype) -> re.Pattern[str]:
 def _score(arch: Archetype, text: str, words: list[tuple[int, int]], folded: str) -> float:
     english = sum(w for p, w in arch.en if _compiled(p).search(folded))
     english += NAMED_OUTRIGHT if _own_name(arch).search(folded) else 0.0
-    return english + sum(w for cue, w in arch.zh if _found_zh(_compiled_zh(cue), text, words))
+    return english + sum(w for cue, w in arch.zh if _found_zh(zh_cue(cue), text, words))
 
 
 def _found_zh(cue: re.Pattern[str], text: str, words: list[tuple[int, int]]) -> bool:

@@ -371,10 +371,24 @@ def _learned_choice(text: str, found: dict[str, tuple[float, str]]) -> None:
 
 
 @cache
-def _compiled(pattern: str, chinese: bool) -> re.Pattern[str]:
-    if chinese:
-        return re.compile(pattern)
-    return re.compile(rf"(?<![a-z]){pattern}(?![a-z])", re.IGNORECASE | re.ASCII)  # (as classify._compiled)
+def zh_cue(pattern: str) -> re.Pattern[str]:
+    """A Chinese cue, compiled: a Latin word among the Chinese ones ("AA", "BMI", "AA制") is matched as a word, never
+    inside another ("AAA batteries", "submissions")."""
+    before = r"(?<![A-Za-z])" if re.match(r"[A-Za-z]", pattern) else ""
+    after = r"(?![A-Za-z])" if re.search(r"[A-Za-z]$", pattern) else ""
+    return re.compile(f"{before}(?:{pattern}){after}")
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """An English cue, compiled on word edges (as classify._compiled)."""
+    return re.compile(rf"(?<![a-z]){pattern}(?![a-z])", re.IGNORECASE | re.ASCII)
+
+
+@cache
+def _as_written(pattern: str) -> re.Pattern[str]:
+    """An action's English cue, which says its own word edges (\\b, ^)."""
+    return re.compile(pattern)
 
 
 @reader
@@ -385,8 +399,8 @@ def shape_scores(text: str) -> dict[str, float]:
         cues = _words()["shapes"].get(shape)
         if not cues:
             continue
-        score = sum(w for p, w in cues["en"] if _compiled(p, False).search(text))
-        score += sum(w for p, w in cues["zh"] if _compiled(p, True).search(text))
+        score = sum(w for p, w in cues["en"] if _compiled(p).search(text))
+        score += sum(w for p, w in cues["zh"] if zh_cue(p).search(text))
         scores[shape] = score
     return scores
 
@@ -410,9 +424,7 @@ def find_action(text: str) -> Action | None:
         by_tool = action.get("by_tool", {"en": [], "zh": []})
         english = [*by_tool["en"], *([] if tool and not action.get("always") else action["en"])]
         chinese = [*by_tool["zh"], *([] if tool and not action.get("always") else action["zh"])]
-        hit = any(_compiled(p, True).search(text.lower()) for p in english) or any(
-            _compiled(p, True).search(text) for p in chinese
-        )
+        hit = any(_as_written(p).search(text.lower()) for p in english) or any(zh_cue(p).search(text) for p in chinese)
         if hit:
             return Action(action["id"], *action["reason"])
     return None
