@@ -59,7 +59,8 @@ def http(
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             status, got_headers, text = resp.status, dict(resp.headers), resp.read()
     except urllib.error.HTTPError as e:
-        status, got_headers, text = e.code, dict(e.headers), e.read()
+        with e:  # the error holds the open response: closed here, not by the collector
+            status, got_headers, text = e.code, dict(e.headers), e.read()
     try:
         parsed = json.loads(text) if text else None
     except ValueError:

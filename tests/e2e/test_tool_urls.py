@@ -16,7 +16,8 @@ def raw(method: str, url: str, headers: dict[str, str]) -> tuple[int, dict[str, 
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, {k.lower(): v for k, v in answer.headers.items()}
     except urllib.error.HTTPError as e:
-        return e.code, {k.lower(): v for k, v in e.headers.items()}
+        with e:  # the error holds the open response, its body unread: closed here, not by the collector
+            return e.code, {k.lower(): v for k, v in e.headers.items()}
 
 
 @pytest.fixture(scope="module")

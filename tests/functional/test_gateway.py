@@ -33,7 +33,8 @@ def get(gateway: Gateway, path: str, token: str | None = "Bearer x") -> tuple[in
         with urllib.request.urlopen(req, timeout=10) as answer:
             return answer.status, dict(answer.headers), json.loads(answer.read() or b"{}")
     except urllib.error.HTTPError as e:
-        return e.code, dict(e.headers), json.loads(e.read() or b"{}")
+        with e:  # the error holds the open response: closed here, not by the collector
+            return e.code, dict(e.headers), json.loads(e.read() or b"{}")
 
 
 @pytest.fixture
