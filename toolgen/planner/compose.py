@@ -225,11 +225,13 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request lists that no field of the tool is already ("pH, ammonia and nitrite"):
     numbers in a log whose request speaks of measuring, else words."""
     names = [w.lower() for f in own for w in (f.name.replace("_", " "), f.label.en, f.label.zh, *f.words)]
+    tokens = {_stem(t) for n in names for t in re.findall(r"[a-z]{3,}", n)}
     subjects = library().subjects  # a subject the list names ("blood pressure and weight") is the tool, not a field
+    phrases: list[set[str]] = []  # a subject's names, each whole: "kiln" is not the "kiln firing" it is a part of
     for sid in [intent.subject, *intent.slots.get("with_subjects", [])]:
         if sid in subjects:
-            names += [w.lower() for w in (*subjects[sid].en, *subjects[sid].zh)]
-    tokens = {_stem(t) for n in names for t in re.findall(r"[a-z]{3,}", n)}
+            names += [w.lower() for w in subjects[sid].zh]
+            phrases += [{_stem(t) for t in re.findall(r"[a-z]{3,}", w.lower())} - _GENERIC for w in subjects[sid].en]
     fields: list[FieldDef] = []
     numeric = intent.shape == "log" and bool(intent.slots.get("measuring"))
     questions = [str(a["said"]).lower() for a in intent.slots.get("asked") or []]
@@ -251,8 +253,8 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
                     fields.append(FieldDef(name=name, type="choice", label=Words(en=shown, zh=shown), choices=words))
             continue
         content = {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC
-        if content and len(tokens & content) * 2 >= len(content):
-            continue  # "eggs laid" is "eggs collected" (but "predict when the next starts" is no "start date")
+        if content and _named_already(content, tokens, phrases):
+            continue
         bounds = intent.slots.get("scale")
         if bounds and _RATED.search(said) and any(_rating(f) for f in own):
             continue  # "score out of 10" is the tool's rating, on that scale (rescaled)
@@ -272,6 +274,12 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         if made is not None:
             fields.append(made)
     return fields + _grouping_and_scale(intent, [*own, *fields], names)
+
+
+def _named_already(content: set[str], tokens: set[str], phrases: list[set[str]]) -> bool:
+    """Whether a listed item's words are mostly a field's ("eggs laid" is "eggs collected", but "predict when the next
+    starts" is no "start date"), or hold one of the subject's names whole ("blood pressure readings")."""
+    return len(tokens & content) * 2 >= len(content) or any(phrase and phrase <= content for phrase in phrases)
 
 
 def same_label(f: FieldDef, own: list[FieldDef]) -> bool:
