@@ -151,6 +151,7 @@ actions: setup
 # The learned choice of a request's subject: refit from the knowledge base and tests/data/subjects (docs/knowledge.md).
 subjects: setup
 	$(BIN)/python -m toolgen.intent.build_subjects
+	$(BIN)/python -m toolgen.intent.build_words
 
 # sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.
 PY312 := $(shell pyenv prefix 3.12.1 2>/dev/null || dirname "$$(dirname "$$(command -v python3.12)")" 2>/dev/null)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from tests.helpers import tool_event
 from tests.upstream import Upstream
 from toolgen import auth
 from toolgen.intent import classify
-from toolgen.knowledge.base import LOOKUP_APIS, RESERVED, library, snake
+from toolgen.knowledge.base import DATA, LOOKUP_APIS, RESERVED, library, load, snake
 from toolgen.models import Intent
 from toolgen.planner import OfflinePlanner
 from toolgen.program import ToolProgram
@@ -71,8 +73,24 @@ class Tool:
 
 
 def test_knowledge_base_loads_with_subjects_of_every_planned_shape():
-    shapes = {s.shape for s in library().subjects.values()}
+    checked = load()  # every subject validated and its fields resolved, as a process does one by one as it reads them
+    shapes = {s.shape for s in checked.subjects.values()}
     assert {"log", "collection", "schedule", "dates", "calculator", "lookup"} <= shapes
+    assert len(checked.subjects) >= 2000 and set(checked.subjects) == set(library().subjects)
+
+
+def test_a_process_validates_a_subject_when_it_first_reads_it(tmp_path: Path):
+    shutil.copytree(DATA, tmp_path / "data")
+    broken = {"id": "zz_broken", "shape": "log", "en": ["Not Lowercase"], "zh": ["坏的"], "title": ["Broken", "坏的"],
+              "item": ["row", "行"], "fields": ["date"]}  # fmt: skip
+    (tmp_path / "data" / "subjects" / "zz_test.json").write_text(json.dumps([broken]))
+    with pytest.raises(ValueError, match="lowercase"):
+        load(tmp_path / "data")  # the tests' load checks every subject
+    lazy = load(tmp_path / "data", check=False)  # a process's: its words are read, the subject when it is used
+    assert "zz_broken" in lazy.subjects and any(n.id == "zz_broken" for n in lazy.subjects.names())
+    with pytest.raises(ValueError, match="lowercase"):
+        lazy.subjects["zz_broken"]
+    assert lazy.subjects["blood_pressure"].shape == "log"
 
 
 def test_a_lookup_reads_only_the_platforms_public_apis():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -25,11 +26,22 @@ def test_the_shipped_weights_are_fitted_from_the_data_as_it_is() -> None:
     shipped = subjects.decode(subjects.MODEL.read_bytes())
     rows = build_subjects.examples()
     assert shipped["digest"] == build_subjects.digest(rows, build_subjects.matrix(rows)), (
-        "subjects_model.bin.gz is stale: run make subjects"
+        "subjects_model.bin is stale: run make subjects"
     )
     assert shipped["classes"] == sorted({r.subject for r in rows}) == sorted(library().subjects)
     assert list(shipped["features"]) == sorted(set(shipped["features"]))  # subjects.py finds them by bisection
     assert shipped["cross_validated"]["en"]["right"] > 0.5 and shipped["cross_validated"]["zh"]["right"] > 0.5
+
+
+def test_the_shipped_word_indexes_are_the_knowledge_bases() -> None:
+    """The readers' indexes a process reads (each subject's words, its own nouns in both languages) are those the
+    knowledge base gives: a change to it not followed by `make subjects` fails here."""
+    shipped = json.loads(gzip.decompress(read.WORDS_INDEX.read_bytes()))
+    computed = json.loads(json.dumps(read.words_index()))  # tuples as lists, as in the file
+    for key in ("en", "zh", "longest", "cores", "zh_cores"):
+        assert shipped[key] == computed[key], f"{key}: subject_words.json.gz is stale: run make subjects"
+    assert read.WORDS_INDEX.read_bytes() == read.encode_words(read.words_index())
+    assert read._zh_cores()["生日"] == [("birthdays", read._zh_cores()["生日"][0][1])]  # tuples, as computed
 
 
 def test_the_build_is_deterministic_and_the_digest_sees_a_changed_row() -> None:

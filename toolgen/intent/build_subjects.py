@@ -1,4 +1,4 @@
-"""Builds toolgen/knowledge/data/subjects_model.bin.gz, the weights subjects.py chooses a request's subject with.
+"""Builds toolgen/knowledge/data/subjects_model.bin, the weights subjects.py chooses a request's subject with.
 
 Run by `make subjects` (``python -m toolgen.intent.build_subjects``; ``--check`` refits and says whether the shipped
 file is what the data gives). Build time only: numpy, scipy and scikit-learn are dev dependencies, which the platform's

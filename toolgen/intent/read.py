@@ -10,6 +10,7 @@ reason in the person's language, whatever else the sentence names, unless the se
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from collections.abc import Iterator
@@ -73,14 +74,13 @@ def _plurals(word: str) -> list[str]:
     return [word, word + "s"]
 
 
-@cache
-def _index() -> tuple[dict[str, str], dict[str, str], int]:
+def _computed_index() -> tuple[dict[str, str], dict[str, str], int]:
     """Every English word of every subject (with plurals, spaced) and every Chinese word, to their subjects, and the
     longest Chinese word's length. Looked up, not compiled into one alternation: a regular expression of 12,000
     words took most of a second to compile on a cold start."""
     en: dict[str, str] = {}
     zh: dict[str, str] = {}
-    for subject in library().subjects.values():
+    for subject in library().subjects.names():
         # a Chinese list's Latin word ("ddl", "PM2.5") is matched as a word, never inside another ("paddling")
         latin = [w.lower() for w in subject.zh if _LATIN.fullmatch(w)]
         for word in [*subject.en, *latin]:
@@ -174,8 +174,7 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-@cache
-def _cores() -> dict[str, list[tuple[str, int]]]:
+def _computed_cores() -> dict[str, list[tuple[str, int]]]:
     """Each subject's own nouns: an English word (not a tool word or a field's) in two or more of its phrases
     ("movie" of 'movie watchlist' and 'movies to watch'), to the subjects it is such a noun of, with how many of
     their phrases have it, most first."""
@@ -185,7 +184,7 @@ def _cores() -> dict[str, list[tuple[str, int]]]:
         # or "cost" names no subject (an attribute's, "film stock", is only asked for by name)
         stop |= {_singular(t) for w in (f.name.replace("_", " "), f.label.en, *f.words) for t in w.lower().split()}
     cores: dict[str, list[tuple[str, int]]] = {}
-    for subject in lib.subjects.values():
+    for subject in lib.subjects.names():
         counts: dict[str, int] = {}
         for phrase in subject.en:
             for token in {_singular(t) for t in _LETTERS.findall(phrase.lower()) if t not in stop} - stop:
@@ -241,8 +240,7 @@ ZH_CORE_SHARE = 0.4  # of a subject's words that must have a noun for it to be o
 ZH_CORE_OWN = 0.6  # of all subjects' words that have the noun, the share that must be that subject's
 
 
-@cache
-def _zh_cores() -> dict[str, list[tuple[str, int]]]:
+def _computed_zh_cores() -> dict[str, list[tuple[str, int]]]:
     """Each subject's own Chinese nouns: a word of two to four characters of its title or item that most of its
     words have too ("生日" of 生日提醒, 朋友的生日 and 生日清单), that names no field ("金额", "日期"), no tool and no
     time, and that other subjects' words seldom have, to that subject and how many of its words have it."""
@@ -256,8 +254,8 @@ def _zh_cores() -> dict[str, list[tuple[str, int]]]:
     stop.update(_ZH_WHEN)
     holders: dict[str, list[tuple[str, int]]] = {}
     everywhere: dict[str, int] = {}  # in how many words of all subjects each piece is
-    for subject in lib.subjects.values():
-        phrases = {*subject.zh, subject.title.zh, subject.item.zh}
+    for subject in lib.subjects.names():
+        phrases = {*subject.zh, subject.title[1], subject.item[1]}
         counts: dict[str, int] = {}
         for phrase in phrases:
             pieces = {
@@ -271,7 +269,7 @@ def _zh_cores() -> dict[str, list[tuple[str, int]]]:
                     counts[piece] = counts.get(piece, 0) + 1
         for piece, n in counts.items():
             everywhere[piece] = everywhere.get(piece, 0) + n
-            named = piece in subject.title.zh or piece in subject.item.zh  # what the subject calls itself
+            named = piece in subject.title[1] or piece in subject.item[1]  # what the subject calls itself
             if not (named and n >= 3 and n >= ZH_CORE_SHARE * len(phrases)):
                 continue
             # and not only inside a longer noun of its own ("班费" of 加班费 is no noun)
@@ -283,6 +281,49 @@ def _zh_cores() -> dict[str, list[tuple[str, int]]]:
         if found[0][1] >= ZH_CORE_OWN * everywhere[piece]:
             cores[piece] = found[:1]
     return cores
+
+
+# The three indexes above are computed from the knowledge base by `make subjects` and shipped (a cold process took
+# about 150 ms to build them from 2,049 subjects; it reads them in about 20). tests/unit/test_subjects.py holds that
+# the shipped file is what the knowledge base gives.
+WORDS_INDEX = DATA / "subject_words.json.gz"
+
+
+def words_index() -> dict[str, Any]:
+    """The readers' indexes of the knowledge base's words, as computed from it (what `make subjects` ships)."""
+    en, zh, longest = _computed_index()
+    return {"en": en, "zh": zh, "longest": longest, "cores": _computed_cores(), "zh_cores": _computed_zh_cores()}
+
+
+def encode_words(index: dict[str, Any]) -> bytes:
+    text = json.dumps(index, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
+@cache
+def _shipped_words() -> dict[str, Any]:
+    index: dict[str, Any] = json.loads(gzip.decompress(WORDS_INDEX.read_bytes()))
+    return index
+
+
+@cache
+def _index() -> tuple[dict[str, str], dict[str, str], int]:
+    shipped = _shipped_words()
+    return shipped["en"], shipped["zh"], shipped["longest"]
+
+
+def _holders(raw: dict[str, list[list[Any]]]) -> dict[str, list[tuple[str, int]]]:
+    return {word: [(sid, n) for sid, n in holders] for word, holders in raw.items()}
+
+
+@cache
+def _cores() -> dict[str, list[tuple[str, int]]]:
+    return _holders(_shipped_words()["cores"])
+
+
+@cache
+def _zh_cores() -> dict[str, list[tuple[str, int]]]:
+    return _holders(_shipped_words()["zh_cores"])
 
 
 def _by_zh_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
@@ -315,7 +356,7 @@ def _by_zh_core(text: str, scores: dict[str, float]) -> tuple[str, str] | None:
 
 @cache
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
-    return [(s.id, re.compile(p, re.IGNORECASE)) for s in library().subjects.values() for p in s.patterns]
+    return [(s.id, re.compile(p, re.IGNORECASE)) for s in library().subjects.names() for p in s.patterns]
 
 
 def _word_score(word: str) -> float:

@@ -4,8 +4,9 @@ A *field* is a measurable or an attribute people record (systolic pressure in mm
 with its type, unit, range and labels. A *subject* is something people make tools about (blood pressure, sleep,
 plants to water, a mortgage): which shape of tool it takes, the words that name it in both languages, and its
 fields (names from the field library, or fields of its own). A calculator subject carries its formula: typed
-inputs and the expressions of its outputs. Everything is validated here, once per process, so a mistake in a data
-file fails at load (and in the tests), never half-way through planning a tool.
+inputs and the expressions of its outputs. The fields are validated at load; a subject when it is first read (a
+cold process reads a handful of 2,049, and validating them all took 120 ms), and every one of them by
+`load(check=True)`, which the tests run, so a mistake in a data file fails there, never half-way through a plan.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 import json
 import keyword
 import re
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -253,18 +255,76 @@ class Subject(Strict):
         return self
 
 
+class Names(NamedTuple):
+    """What names a subject, read from its data as written: the readers' indexes need these of every subject."""
+
+    id: str
+    en: tuple[str, ...]
+    zh: tuple[str, ...]
+    title: tuple[str, str]  # English, Chinese
+    item: tuple[str, str]
+    patterns: tuple[str, ...]
+
+
+def _pair(value: Any) -> tuple[str, str]:
+    words = _words(value)
+    return (str(words.get("en", "")), str(words.get("zh", ""))) if isinstance(words, dict) else ("", "")
+
+
+class Subjects(Mapping[str, Subject]):
+    """The subjects by id, each validated the first time it is read; ``names()`` gives every subject's words
+    without validating any."""
+
+    def __init__(self, raw: dict[str, dict[str, Any]]) -> None:
+        self._raw = raw
+        self._made: dict[str, Subject] = {}
+        self._names: list[Names] | None = None
+
+    def __getitem__(self, sid: str) -> Subject:
+        made = self._made.get(sid)
+        if made is None:
+            raw = self._raw[sid]
+            made = Subject.model_validate(
+                {**raw, "fields": _subject_fields(raw.get("fields", [])), "inputs": raw.get("inputs", [])}
+            )
+            self._made[sid] = made
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __contains__(self, sid: object) -> bool:
+        return sid in self._raw
+
+    def names(self) -> list[Names]:
+        """Every subject's words, in the order of the data files."""
+        if self._names is None:
+            self._names = [
+                Names(sid, tuple(raw.get("en", ())), tuple(raw.get("zh", ())), _pair(raw.get("title")),
+                      _pair(raw.get("item")), tuple(raw.get("patterns", ())))
+                for sid, raw in self._raw.items()
+            ]  # fmt: skip
+        return self._names
+
+
 class Library(Strict):
-    """The whole knowledge base, resolved: every field a subject names exists."""
+    """The whole knowledge base: the fields, and the subjects (validated as they are read; check() validates all of
+    them and resolves every field they name)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
     fields: dict[str, FieldDef]
-    subjects: dict[str, Subject]
+    subjects: Subjects
     measures: dict[str, Measure] = Field(default_factory=dict)
     # fields of data/attributes/: any tool's, added when a request names them; no subject records them, so their
     # words say nothing of which subject a request is about (intent/read.py's subject nouns leave them out)
     attributes: frozenset[str] = frozenset()
 
-    @model_validator(mode="after")
-    def _references(self) -> Library:
+    def check(self) -> Library:
+        """Every subject validated, and every field it names resolved."""
         for subject in self.subjects.values():
             for ref in [*subject.fields, *subject.inputs]:
                 if isinstance(ref, str) and ref not in self.fields:
@@ -301,9 +361,9 @@ def _subject_fields(refs: list[Any]) -> list[Any]:
     return [ref if isinstance(ref, str) else {**ref} for ref in refs]
 
 
-def load(data: Path = DATA) -> Library:
+def load(data: Path = DATA, *, check: bool = True) -> Library:
     """The knowledge base in ``data``: fields/*.json (the field library, with attributes/*.json: fields only a
-    request names) and subjects/*.json."""
+    request names) and subjects/*.json; with ``check``, every subject validated and its fields resolved."""
     fields: dict[str, FieldDef] = {}
     attributes: set[str] = set()
     for path in [*sorted((data / "fields").glob("*.json")), *sorted((data / "attributes").glob("*.json"))]:
@@ -313,14 +373,15 @@ def load(data: Path = DATA) -> Library:
             fields[name] = spec
             if path.parent.name == "attributes":
                 attributes.add(name)
-    subjects: dict[str, Subject] = {}
+    subjects: dict[str, dict[str, Any]] = {}
     for path in sorted((data / "subjects").glob("*.json")):
         for raw in json.loads(path.read_text()):
-            raw = {**raw, "fields": _subject_fields(raw.get("fields", [])), "inputs": raw.get("inputs", [])}
-            subject = Subject.model_validate(raw)
-            if subject.id in subjects:
-                raise ValueError(f"{path.name}: subject {subject.id!r} is defined twice")
-            subjects[subject.id] = subject
+            sid = raw.get("id") if isinstance(raw, dict) else None
+            if not isinstance(sid, str):
+                raise ValueError(f"{path.name}: a subject without an id: {str(raw)[:80]}")
+            if sid in subjects:
+                raise ValueError(f"{path.name}: subject {sid!r} is defined twice")
+            subjects[sid] = raw
     measures: dict[str, Measure] = {}
     if (data / "measures.json").exists():
         for raw in json.loads((data / "measures.json").read_text()):
@@ -328,17 +389,19 @@ def load(data: Path = DATA) -> Library:
             if measure.id in measures:
                 raise ValueError(f"measures.json: measure {measure.id!r} is defined twice")
             measures[measure.id] = measure
-    for subject in subjects.values():
-        for ref in subject.fields:
+    for sid, raw in subjects.items():
+        for ref in raw.get("fields", []):
             if isinstance(ref, str) and ref in attributes:
-                raise ValueError(f"subject {subject.id} records {ref!r}, an attribute: move it to fields/")
-    return Library(fields=fields, subjects=subjects, measures=measures, attributes=frozenset(attributes))
+                raise ValueError(f"subject {sid} records {ref!r}, an attribute: move it to fields/")
+    lib = Library(fields=fields, subjects=Subjects(subjects), measures=measures, attributes=frozenset(attributes))
+    return lib.check() if check else lib
 
 
 @cache
 def library() -> Library:
-    """The platform's knowledge base (loaded once per process)."""
-    return load()
+    """The platform's knowledge base (loaded once per process; each subject validated when it is first read, all of
+    them by the tests' load(check=True))."""
+    return load(check=False)
 
 
 # Names a field cannot have: the expression language's own words ("count_where(return, True)" does not parse).
