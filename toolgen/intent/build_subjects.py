@@ -21,12 +21,12 @@ how much rarer the feature is outside the subject's rows than among all of them,
 fits 2,049 subjects in seconds; the logistic regression of each subject against the rest it replaced took six minutes
 a fit at 818 subjects (36 with the folds), growing with subjects times rows, and read about as well there (held out:
 69.8% and 71.2% first choices right in English and Chinese against 71.2% and 68.5%; 1,890 breadth fits against
-1,892). subjects.py turns its
-scores, times a temperature, into probabilities with a softmax. How sure it must be before its choice is taken is
-not set here but where it is used (read.py), measured on the breadth parts. The figures printed are the paraphrases'
-on held-out folds (five, stratified by subject, near-duplicates in one fold; the knowledge base's names always in
-training; probabilities as subjects.py computes them, before pruning): how often the first choice is right, how often
-when it is at least so sure, and each temperature's mean log loss (the least chooses TEMPERATURE).
+1,892). subjects.py turns its scores, times a temperature, into probabilities with a softmax. How sure it must be
+before its choice is taken is not set here but where it is used (read.py), measured on the breadth parts. The figures
+printed are the paraphrases' on held-out folds (five, stratified by subject, near-duplicates in one fold; the
+knowledge base's names always in training; probabilities as subjects.py computes them, before pruning): how often the
+first choice is right, how often when it is at least so sure, and each temperature's mean log loss (the least chooses
+TEMPERATURE).
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ def weights_of(x: Any, labels: Any) -> tuple[Any, Any]:
     """The classes, and their weights as a sparse matrix (classes by BUCKETS), of complement naive Bayes: a feature's
     weight toward a subject is how much rarer it is outside the subject's rows than among all rows,
     log((n + a) / (n - n_subject + a)) over the rows' feature values, with a = ALPHA; a feature never seen with a
-    subject has none. Counting is one sparse product, so 2,000 subjects fit in seconds where a regression for each
-    against the rest took the better part of an hour, and read as well (docs/knowledge.md, "Choosing a subject")."""
+    subject has none. Counting is one sparse product, so 2,049 subjects fit in seconds, where a regression for each
+    against the rest took six minutes a fit at 818 (docs/knowledge.md, "Choosing a subject")."""
     import numpy as np
     from scipy.sparse import csr_matrix
 
