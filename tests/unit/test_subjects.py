@@ -37,10 +37,11 @@ def test_the_shipped_word_indexes_are_the_knowledge_bases() -> None:
     """The readers' indexes a process reads (each subject's words, its own nouns in both languages) are those the
     knowledge base gives: a change to it not followed by `make subjects` fails here."""
     shipped = json.loads(gzip.decompress(read.WORDS_INDEX.read_bytes()))
-    computed = json.loads(json.dumps(read.words_index()))  # tuples as lists, as in the file
+    index = read.words_index()  # about 0.2 s from 2,049 subjects: built once here
+    computed = json.loads(json.dumps(index))  # tuples as lists, as in the file
     for key in ("en", "zh", "longest", "cores", "zh_cores"):
         assert shipped[key] == computed[key], f"{key}: subject_words.json.gz is stale: run make subjects"
-    assert read.WORDS_INDEX.read_bytes() == read.encode_words(read.words_index())
+    assert read.WORDS_INDEX.read_bytes() == read.encode_words(index)
     assert read._zh_cores()["生日"] == [("birthdays", read._zh_cores()["生日"][0][1])]  # tuples, as computed
 
 
