@@ -60,6 +60,14 @@ def test_the_vocabulary_has_names_labels_plurals_and_periods() -> None:
     assert breadth.unmet([["glucose"]], phrases) == [["glucose"]]
 
 
+def test_the_vocabulary_has_the_rows_a_tool_starts_with() -> None:
+    text = "cleaning rota: bathroom weekly, oven monthly, gutters twice a year"
+    program = OfflinePlanner().plan(text, classify(text), []).program
+    assert program.seed  # the tasks are the schedule's first rows, which its page lists
+    assert breadth.unmet([["bathroom"], ["oven"], ["gutters"]], breadth.vocabulary(program)) == []
+    assert breadth.unmet([["bathroom"]], breadth.vocabulary(program.model_copy(update={"seed": {}}))) == [["bathroom"]]
+
+
 EVERY_PART = "dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2 blind3".split()
 
 

@@ -87,7 +87,7 @@ def _phrase(text: str) -> str:
 
 
 def vocabulary(*programs: ToolProgram) -> list[str]:
-    """Every name and English label a tool shows, as stemmed phrases."""
+    """Every name and English label a tool shows, and the words of the rows it starts with, as stemmed phrases."""
     words: list[str] = []
     for program in programs:
         words += [program.title, program.name, *program.labels, *program.labels.values()]
@@ -108,6 +108,8 @@ def vocabulary(*programs: ToolProgram) -> list[str]:
             period = getattr(op, "period", None)
             if period:  # figures of the current day, week, month or year
                 words.append(PERIOD_WORDS[period])
+        for rows in program.seed.values():  # the rows a tool starts with, which its page lists (a schedule's tasks)
+            words += [value for row in rows for value in row.values() if isinstance(value, str)]
     return [p for p in (_phrase(w) for w in words) if p]
 
 
