@@ -31,6 +31,9 @@ from toolgen.knowledge.base import DATA, library, load
         # words set apart by spaces after the tool's name
         ("birding log location species count weather", ["location", "species", "count", "weather"]),
         ("观鸟记录 地点 鸟种 数量 天气", ["地点", "鸟种", "数量", "天气"]),
+        # with no tool's name before them, when every one is worded as an attribute (a heading's word: 进价, 库存)
+        ("二手书摊的书 进价 售价 库存", ["进价", "售价", "库存"]),
+        ("鞋柜里的鞋 按季节 颜色 尺码", ["按季节", "颜色", "尺码"]),
     ],
 )
 def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[str]) -> None:
@@ -47,6 +50,8 @@ def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[s
         "人民币换美元、日元、欧元是多少",  # currencies: what a converter converts
         "买点菜：牛奶、鸡蛋、面包",  # things a list holds, none worded as an attribute
         "weekly review with my manager and the team",
+        "周末 杭州 苏州 天气",  # places, spaced
+        "晚饭 想吃 火锅 烧烤",  # things to choose between, spaced
     ],
 )
 def test_tasks_values_and_things_are_not_attributes(text: str) -> None:
@@ -88,12 +93,15 @@ def test_a_named_kind_gets_the_fields_a_request_lists_typed_as_they_are_said() -
     assert tool.intent.archetype == "reading_list"
     fields = tool.fields
     assert fields["genre"].type == "string"
-    assert fields["would_i_reread_it"].type == "boolean"  # a yes-or-no question is a yes or no
+    # a yes-or-no question is a yes or no: the library's re-read field, labelled as the request says it, once
+    rereads = [name for name, spec in fields.items() if "reread" in spec.label.lower()]
+    assert rereads == ["is_repeat"] and fields["is_repeat"].type == "boolean", fields
+    assert fields["is_repeat"].label == "Reread"
     created = tool.call(
         next(op.id for op in tool.program.operations if op.kind == "create"),
-        {"title": "Piranesi", "genre": "fantasy", "would_i_reread_it": True},
+        {"title": "Piranesi", "genre": "fantasy", "is_repeat": True},
     )
-    assert created["genre"] == "fantasy" and created["would_i_reread_it"] is True
+    assert created["genre"] == "fantasy" and created["is_repeat"] is True
 
 
 def test_a_chinese_list_types_its_items_by_how_they_are_said() -> None:

@@ -50,6 +50,44 @@ def test_a_chinese_field_phrase_gets_an_english_name(phrase: str, name: str | No
     assert gloss.english(phrase) == name
 
 
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("楼层朝向", "floor orientation"),  # the dictionary: "story toward"
+        ("出货数量", "shipped quantity"),  # the dictionary: "recover quantity"
+        ("递交了没有", "submitted"),
+        ("买入金额", "bought amount"),  # 金额 is the field library's amount, not "sum of money"
+    ],
+)
+def test_a_column_headings_word_is_named_as_a_field_not_by_the_dictionarys_first_sense(phrase: str, name: str) -> None:
+    assert gloss.english(phrase) == name
+
+
+def test_the_heading_words_are_short_chinese_words_each_with_a_plain_english_name() -> None:
+    words = gloss.field_gloss()
+    assert len(words) >= 2000
+    bad = {k: v for k, v in words.items() if not (re_han(k) and 2 <= len(k) <= 4 and _plain(v))}
+    assert not bad, list(bad.items())[:10]
+
+
+def test_a_library_fields_chinese_word_inside_a_phrase_is_named_as_the_library_names_it() -> None:
+    assert gloss.field_words()["金额"] == "amount"
+
+
+def _plain(name: str) -> bool:
+    """A field's English name: lowercase words, three at most, of letters and digits (a hyphen inside one)."""
+    return (
+        bool(name)
+        and name == name.lower()
+        and len(name.split()) <= 3
+        and name.replace(" ", "").replace("-", "").isalnum()
+    )
+
+
+def re_han(word: str) -> bool:
+    return all("\u4e00" <= ch <= "\u9fff" for ch in word)
+
+
 def test_a_question_of_the_form_a_not_a_is_the_word_asked_about() -> None:
     assert gloss.english("要不要发票") == gloss.english("发票") == "invoice"
 

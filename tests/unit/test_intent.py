@@ -33,12 +33,49 @@ def test_requests_in_both_languages_get_their_archetype(prompt, archetype):
     assert 0.45 <= intent.confidence <= 1
 
 
-@pytest.mark.parametrize("prompt", ["write my thesis", "book me a flight to Tokyo", "帮我写一首诗", "hello"])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "write my thesis",
+        "book me a flight to Tokyo",
+        "帮我写一首诗",
+        "hello",
+        "帮我把这道作业题做了",  # homework done for the person
+        "陪我聊会儿天吧",  # company asked of toolgen itself
+        "can you just talk to me for a bit",
+    ],
+)
 def test_out_of_scope_requests_get_no_archetype(prompt):
     intent = classify(prompt)
     assert intent.archetype is None
     assert intent.confidence < 0.45
     assert intent.slots == {}
+
+
+def test_homework_a_child_does_is_something_to_log_not_homework_asked_of_toolgen():
+    intent = classify("记录孩子每天写作业：哪科、几点开始、几点写完")
+    assert intent.refusal is None and intent.shape == "log"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "refusal"),
+    [
+        ("remind my husband to take the bins out tonight", "message"),
+        ("提醒我老婆明天带钥匙", "message"),
+        ("remind me to call my mom every sunday", None),  # a reminder for the person
+        ("提醒我给老公买生日礼物", None),
+        ("a chore chart to remind my kids to feed the cat", None),  # a chart is a tool
+        ("提醒我妈的生日", None),
+    ],
+)
+def test_reminding_someone_else_is_a_message_reminding_oneself_is_a_tool(prompt, refusal):
+    intent = classify(prompt)
+    assert intent.refusal == refusal and (intent.archetype is None) == (refusal is not None)
+
+
+def test_a_ledger_is_a_tool_however_its_rows_are_bought():
+    intent = classify("帮我弄个买菜的账本，在哪买的、花了多少")
+    assert intent.refusal is None and intent.archetype is not None
 
 
 def test_weather_request_needs_an_external_api_and_names_its_cities_in_order():

@@ -11,7 +11,7 @@ from tests.helpers import tool_event
 from tests.unit.test_compose import Tool
 from toolgen.intent import classify
 from toolgen.intent import read as read_module
-from toolgen.intent.details import listed, periods, recurring_tasks, when
+from toolgen.intent.details import enumerated, listed, periods, recurrences, recurring_tasks, when
 from toolgen.intent.read import _zh_cores, read, zh_word_spans
 from toolgen.knowledge.base import library, measures_named
 from toolgen.knowledge.fields import duplicates
@@ -466,6 +466,11 @@ def test_a_readings_change_counts_from_the_earliest_date_not_the_first_typed() -
         ("提醒我：每三天浇一次花、每个月施一次肥、每周擦一次叶子", [("浇花", 3), ("施肥", 30), ("擦叶子", 7)]),
         ("车的保养：机油一年两次，轮胎每半年换位一次", [("机油", 182), ("轮胎换位", 182)]),
         ("meds: vitamin D every Sunday, iron daily", [("vitamin D", 7), ("iron", 1)]),
+        # how often said after the thing, with the verb inside it, or with a count of times
+        ("被罩两周换一次，窗帘每个季度洗一次", [("被罩换", 14), ("窗帘洗", 91)]),
+        ("枕巾一周一换，拖把半个月一换", [("枕巾换", 7), ("拖把换", 15)]),
+        ("鱼缸 滤棉两个月换一次 换水每周一次", [("滤棉换", 60), ("换水", 7)]),  # a space between the tasks
+        ("wash the car every other week + wax it twice a year", [("wash the car", 14), ("wax it", 182)]),
     ],
 )
 def test_tasks_listed_with_how_often_each_recurs_are_read(text: str, tasks: list[tuple[str, int]]) -> None:
@@ -482,6 +487,70 @@ def test_tasks_listed_with_how_often_each_recurs_are_read(text: str, tasks: list
 )
 def test_what_to_see_each_week_is_not_a_task(text: str) -> None:
     assert len(recurring_tasks(text)) < 2
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("every 10 days", [10]),
+        ("every other month", [60]),
+        ("3 times a week", [2]),
+        ("twice yearly", [182]),
+        ("每个季度", [91]),
+        ("每半个月", [15]),
+        ("两年一次", [730]),
+        ("一年体检两次", [182]),
+        ("三个月换一瓶", [90]),
+        ("这三个月一共花了多少钱", []),  # a span of time, not how often
+        ("三个月吃了一盒药", []),  # what was done, not how often
+    ],
+)
+def test_how_often_is_read_as_a_span_with_its_days(text: str, days: list[int]) -> None:
+    assert [r.days for r in recurrences(text)] == days
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        (
+            "garage fridge, chest freezer and wine cooler, when should each be defrosted",
+            ["garage fridge", "chest freezer", "wine cooler"],
+        ),
+        ("家里的灭火器、烟雾报警器、燃气管，多久检查一次", ["灭火器", "烟雾报警器", "燃气管"]),
+        (
+            "boat upkeep - hull cleaning every 2 months, engine flush, when is each due",
+            ["hull cleaning", "engine flush"],
+        ),
+        ("expenses: date, amount, who paid, what for", []),  # fields, not things
+        ("water and fertilize my bonsai", []),  # "and" alone joins no run
+        (
+            "defrost schedule for the garage fridge, chest freezer and wine cooler",
+            ["garage fridge", "chest freezer", "wine cooler"],
+        ),
+    ],
+)
+def test_things_listed_in_one_run_are_read_each_as_said(text: str, things: list[str]) -> None:
+    assert enumerated(text) == things
+
+
+def test_things_a_schedule_lists_without_an_interval_are_its_rows_at_the_usual_one() -> None:
+    tool = Tool("remind me when to service the boiler, the water softener and the sump pump")
+    assert tool.intent.shape == "schedule"
+    (rows,) = tool.program.seed.values()
+    assert [r["task"] for r in rows] == ["boiler", "water softener", "sump pump"]
+    assert len({r["every_days"] for r in rows}) == 1  # the usual interval, the same for each
+
+
+def test_a_habits_times_a_week_is_not_a_task_to_schedule() -> None:
+    assert recurring_tasks("been running 3x a week, want to log distance and pace") == []
+    assert recurring_tasks("water the basil twice a week") == [{"task": "water the basil", "every_days": 3}]
+
+
+def test_a_chinese_schedule_said_as_how_often_after_each_thing_starts_with_those_tasks() -> None:
+    tool = Tool("家务周期：床单两周换一次，冰箱每个月清一次，空调滤网每季度洗一次")
+    assert tool.intent.shape == "schedule"
+    (rows,) = tool.program.seed.values()  # the rows the tool is made with
+    assert [(r["task"], r["every_days"]) for r in rows] == [("床单换", 14), ("冰箱清", 30), ("空调滤网洗", 91)]
 
 
 def test_a_home_maintenance_list_with_intervals_is_a_schedule_of_those_tasks() -> None:

@@ -412,6 +412,8 @@ OUT_OF_SCOPE = Archetype(
         ('explain', 2.5), ('news', 2), ('who won', 4), ('(set|start) (an |a )?(alarm|timer)', 4),
         ('recommend (a |some )?(movie|film|song|show)', 4),
         ('(find|search) (me )?(a |some )?(cheap )?(flight|hotel)', 4), ("what'?s \\d+ ?[-+*/x] ?\\d+", 4),
+        # company asked of toolgen itself: a conversation, not a tool
+        ('(chat|talk) (with|to) me|keep me company|be my (friend|girlfriend|boyfriend)', 4),
     ),
     zh=(
         # writing asked of toolgen ("帮我写论文"), not writing the person plans to do ("上午写代码")
@@ -420,9 +422,11 @@ OUT_OF_SCOPE = Archetype(
         ('^写(一篇|一首|一封|个)?.{0,8}(论文|文章|诗|小说|作文)(?!.{0,4}(时|的时候|老是|总是|分心|效率|进度))', 4),
         ('订机票', 4), ('订酒店', 4), ('订票', 4), ('买票', 4), ('订餐', 3), ('点外卖', 4),
         ('打电话', 4), ('发短信', 4), ('翻译', 4), ('讲个笑话', 4), ('总结', 3), ('炒股', 4), ('股票', 3),
-        ('黑客', 4), ('作业', 3), ('帮我买', 4), ('讲讲', 3), ('推荐.{0,3}(电影|歌|电视剧)', 4),
+        ('黑客', 4), ('帮我买', 4), ('讲讲', 3), ('推荐.{0,3}(电影|歌|电视剧)', 4),
         ('闹钟', 4), ('预约', 3), ('求职信', 4), ('新闻', 3), ('放首歌', 4), ('放音乐', 4), ('叫车', 4), ('打车', 4),
-        ('几点了', 4), ('护照', 3),
+        ('几点了', 4), ('护照', 3), ('(陪|和|跟)我(聊|说说话|说会|谈谈)', 4),
+        # homework done for the person, not a child's homework to log ("孩子每天写作业 哪科")
+        ('(帮我|替我|给我|帮忙|你来|代)(写|做|完成|抄)?.{0,4}作业|作业(的)?答案', 3),
     ),
     question="",
 )

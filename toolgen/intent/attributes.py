@@ -18,6 +18,7 @@ import re
 from toolgen.intent.asked import asked
 from toolgen.intent.slots import find_cities, find_cuisines, find_currencies, find_people, find_units
 from toolgen.knowledge.fields import requested_fields
+from toolgen.knowledge.gloss import field_gloss
 from toolgen.reading import reader
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -59,6 +60,15 @@ def _attribute(item: str) -> bool:
     return bool(_ATTRIBUTE_NOUN.search(item) or requested_fields(item) or asked(item))
 
 
+def _heading(item: str) -> bool:
+    """Whether a Chinese item is, or ends in, a word people head a column with (the heading glossary: 进价; 买入金额
+    ends in 金额)."""
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,8}", item):
+        return False
+    words = field_gloss()
+    return any(item[i:] in words for i in range(len(item) - 1))
+
+
 def _value(item: str) -> bool:
     """Whether an item is a value rather than an attribute: a place, a currency, a unit, a cuisine, a person
     ("杭州、厦门、成都" are what a ranking compares; "美元、日元" what a converter converts)."""
@@ -89,7 +99,7 @@ def without_scale(item: str) -> str:
     return cut or item
 
 
-def _accepted(items: list[str], *, spaced: bool = False) -> list[str]:
+def _accepted(items: list[str], *, spaced: bool = False, headings: bool = False) -> list[str]:
     items = [i for i in (_clean(i) for i in items) if i]
     if len(items) < 2 or len(set(items)) < len(items):
         return []
@@ -98,7 +108,7 @@ def _accepted(items: list[str], *, spaced: bool = False) -> list[str]:
     chinese = any(_HAN.search(i) for i in items)
     if sum(_task(i) for i in items) * 2 > len(items) or sum(_value(i) for i in items) >= 2:
         return []  # things to do, or values to compare, not what each row holds
-    known = sum(_attribute(i) for i in items)
+    known = sum(_attribute(i) or (headings and _heading(i)) for i in items)
     # a run set apart by 、 is a list in Chinese however it is worded; commas and spaces list attributes when most
     # of the items are worded as attributes are
     needed = 1 if chinese and not spaced else (len(items) + 1) // 2
@@ -140,6 +150,11 @@ def runs(text: str) -> list[str]:
         words = text.split()  # "钓鱼记录 地点 天气 钓了几条 多重": the tool's name, then its attributes
         if len(words) >= 4 and _TOOL_NOUN.search(words[0]):
             return _accepted(words[1:], spaced=True)
+        # "淘宝小店商品 进价 售价 库存": what the rows are, then what each holds, every one worded as an attribute
+        # (a word people head a column with counts here: 售价, 库存; among commas, 交通 and 购物 are as often values)
+        items = _accepted(words[1:], spaced=True, headings=True) if len(words) >= 3 else []
+        if items and all(_attribute(i) or _heading(i) or grouped_by(i) for i in items):
+            return items
     if not _HAN.search(text):
         for m in _EN_AFTER.finditer(text):
             clause = re.split(r"[.;!?\n]|\s[-—–]\s", text[m.end() :])[0]

@@ -49,7 +49,7 @@ from toolgen.intent.slots import (
 )
 from toolgen.intent.spelling import standard
 from toolgen.knowledge.base import Subject, library, measures_named
-from toolgen.knowledge.fields import requested_fields
+from toolgen.knowledge.fields import requested_fields, requested_words
 from toolgen.knowledge.places import place_like
 from toolgen.models import Intent
 from toolgen.reading import reader
@@ -436,6 +436,7 @@ def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -
     fields = [f.name for f in requested_fields(text)]
     if fields:
         slots["fields"] = fields
+        slots.update(_said_as(text))
     if NAMED_SHAPES[name] in ("log", "collection") and (questions := asked(text)):
         slots["asked"] = questions
     if NAMED_SHAPES[name] in ("log", "collection", "dates"):  # what each row holds, as the request words it
@@ -474,11 +475,24 @@ def classify_as(text: str, choice: str) -> Intent:
     raise ValueError(f"{choice!r} is not a kind of tool")
 
 
+def _said_as(text: str) -> dict[str, Any]:
+    """``field_words``: the words the request names a library field by, where they are not the field's label
+    ("deadline" for the due date), for the tool to label the field as the person did."""
+    fields = library().fields
+    said = {
+        name: word
+        for name, word in requested_words(text).items()
+        if word.lower() not in fields[name].label.en.lower() and word not in fields[name].label.zh
+    }
+    return {"field_words": said} if said else {}
+
+
 def _composed(
     text: str, lang: Literal["en", "zh"], subject: str | None, shape: str, score: float, rival: float
 ) -> Intent:
     slots = details(text)
     slots["fields"] = [f.name for f in requested_fields(text)]
+    slots.update(_said_as(text))
     if subject and shape == "log":  # "喂奶的时间和毫升，还有换尿布": one log of both subjects
         others = [
             s.id for s, score, _ in find_subjects(text)[1:3] if s.shape == "log" and s.id != subject and score >= 2.5

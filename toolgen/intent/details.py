@@ -9,7 +9,7 @@ of a tracking verb ("track my <houseplants>") for a subject the knowledge base d
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolgen.intent.asked import asked
 from toolgen.intent.attributes import grouped_by, listing, runs, scale, without_scale
@@ -53,38 +53,99 @@ def _count(token: str) -> int | None:
     return _EN_NUMBERS.get(token) or _zh_number(token)
 
 
+# How often something recurs, as a person says it; each alternative names its parts for ``_interval_days``.
+_N = r"\d+|[一两二三四五六七八九十半]+"
+_EN_UNIT = r"(?P<unit>day|week|fortnight|month|quarter|year)s?"
+_ZH_UNIT = r"(?P<zunit>天|日|周|星期|礼拜|季度|季|月|年)"
+_RECURRING = re.compile(
+    # "every 3 days", "every other week", "every month"
+    rf"\bevery\s+(?:(?P<n>\d+|[a-z]+)\s*)??(?<![a-z]){_EN_UNIT}\b"
+    # "every Tuesday", "every weekend": weekly
+    r"|\bevery\s+(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?\b"
+    # "twice a year", "3 times a week", "once per month"
+    r"|\b(?P<times>once|twice|three times|four times|\d+\s*(?:times|x))\s+(?:a|per|each|every)\s+"
+    r"(?P<tunit>day|week|fortnight|month|quarter|year)\b"
+    # "monthly", "twice yearly"
+    r"|\b(?:(?P<ltimes>twice)\s+)?(?P<ly>daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually)\b"
+    r"|\b(?:each|every)\s+(?P<each>year)\b"
+    # "每两周", "每隔3天", "每个季度", "每半年", "每半个月"
+    rf"|每隔?\s*(?P<zn>{_N})?\s*个?{_ZH_UNIT}"
+    # "三个月一次", "一年两次", "一周一洗", "半个月一换", "两周换一次", "一年体检一次", "三个月换一瓶": a span of time
+    # and how many times in it, a verb of a character or three between
+    rf"|(?<![每\d一两二三四五六七八九十半])(?P<bn>{_N})\s*个?(?P<bunit>天|周|星期|礼拜|季度|月|年)"
+    r"(?:(?P<verb>[^\W\d_a-z了过一]{0,3}?)(?P<bt>[一两二三四\d])[次遍回趟瓶盒支片袋]|一(?=[洗换清查检修剪交测喂浇补充扫擦刷]))",
+    re.IGNORECASE,
+)
+_UNIT_DAYS = {
+    "day": 1, "week": 7, "fortnight": 14, "month": 30, "quarter": 91, "year": 365,
+    "天": 1, "日": 1, "周": 7, "星期": 7, "礼拜": 7, "月": 30, "季度": 91, "季": 91, "年": 365,
+}  # fmt: skip
+_EVERY_WORD = {"daily": 1, "weekly": 7, "fortnightly": 14, "biweekly": 14, "monthly": 30, "quarterly": 91,
+               "yearly": 365, "annually": 365}  # fmt: skip
+_TIMES = {"once": 1, "twice": 2, "three times": 3, "four times": 4}
+
+
+def _amount_of(token: str | None) -> float | None:
+    """A count of periods: "3", "two", "other" (every other: 2), "两", "半" (half), "一个半" not."""
+    if not token:
+        return 1
+    return 0.5 if token == "半" else _count(token)  # noqa: S105 (a numeral, not a password)
+
+
+def _interval_days(m: re.Match[str]) -> int | None:
+    """The days between two times of what one ``_RECURRING`` match says recurs."""
+    g = m.groupdict()
+    if g["unit"]:
+        n = _amount_of(g["n"])
+        return round(n * _UNIT_DAYS[g["unit"].lower()]) if n else None
+    if g["weekday"]:
+        return 7
+    if g["times"]:
+        times = _TIMES.get(g["times"].lower()) or int(re.sub(r"\D", "", g["times"]) or 1)
+        return max(1, _UNIT_DAYS[g["tunit"].lower()] // times)
+    if g["ly"]:
+        days = _EVERY_WORD[g["ly"].lower()]
+        return max(1, days // 2) if g["ltimes"] else days
+    if g["each"]:
+        return 365
+    if g["zunit"]:
+        n = _amount_of(g["zn"])
+        return round(n * _UNIT_DAYS[g["zunit"]]) if n else None
+    n = _amount_of(g["bn"])
+    times = (_count(g["bt"]) if g["bt"] else None) or 1
+    return max(1, round(n * _UNIT_DAYS[g["bunit"]] / times)) if n else None
+
+
+class Recurrence(NamedTuple):
+    """A span that says how often something recurs: where it is, the days between two times, the verb said inside
+    it ("两周换一次": 换), and whether it counts times in a period ("3x a week") rather than naming an interval."""
+
+    start: int
+    end: int
+    days: int
+    verb: str
+    counted: bool
+
+
+@reader
+def recurrences(text: str) -> list[Recurrence]:
+    """Every span that says how often something recurs, in order: "every 3 days" 3, "weekly" 7, "twice a year" 182,
+    "每两周" 14, "每个季度" 91, "三个月一次" 90, "两周换一次" 14, "一周一洗" 7."""
+    found = []
+    for m in _RECURRING.finditer(text):
+        days = _interval_days(m)
+        if days:
+            counted = bool(m.group("times") or m.group("ltimes") or m.group("bt"))
+            found.append(Recurrence(m.start(), m.end(), days, m.group("verb") or "", counted))
+    return found
+
+
 @reader
 def every_days(text: str) -> int | None:
-    """The interval a recurring task has, in days ("every 3 days" 3, "weekly" 7, "每两周" 14, "每月" 30)."""
-    t = text.lower()
-    m = re.search(r"every\s+(?:(\d+|[a-z]+)\s*)??(?<![a-z])(day|week|fortnight|month|year)s?\b", t)
-    if m:
-        n = _count(m.group(1)) if m.group(1) else 1
-        return (n or 1) * _PERIOD_DAYS[m.group(2)]
-    m = re.search(r"\bevery\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)s?\b", t)
-    if m:
-        return 7
-    m = re.search(r"\b(once|twice|three times|four times)\s+(?:a|per|each)\s+(week|month|year)\b", t)
-    if m:
-        per = {"once": 1, "twice": 2, "three times": 3, "four times": 4}[m.group(1)]
-        return max(1, _PERIOD_DAYS[m.group(2)] // per)
-    for word, days in (("daily", 1), ("weekly", 7), ("fortnightly", 14), ("biweekly", 14), ("monthly", 30),
-                       ("quarterly", 91), ("yearly", 365), ("annually", 365), ("each year", 365)):  # fmt: skip
-        if re.search(rf"\b{word}\b", t):
-            return days
-    m = re.search(
-        r"(?<![每\d])(\d+|[一两二三四五六七八九十]+)(个)?(天|周|星期|月|年)([一两二三四五六七八九十\d]+)次", text
-    )
-    if m:  # "一年两次": twice a year
-        n, times = _count(m.group(1)) or 1, _count(m.group(4)) or 1
-        return max(1, n * _PERIOD_DAYS[m.group(3)] // times)
-    if re.search(r"每半年|半年一次", text):
-        return 182
-    m = re.search(r"每隔?\s*(\d+|[一两二三四五六七八九十]+)?\s*(个)?(天|周|星期|月|年)", text)
-    if m:
-        n = _count(m.group(1)) if m.group(1) else 1
-        return (n or 1) * _PERIOD_DAYS[m.group(3)]
-    return None
+    """The interval a recurring task has, in days: the first the request says ("every 3 days" 3, "weekly" 7,
+    "每两周" 14, "每月" 30)."""
+    spans = recurrences(text)
+    return spans[0].days if spans else None
 
 
 _ME_AND = re.compile(
@@ -522,17 +583,6 @@ def areas(text: str) -> list[float]:
     return [float(m.group(1)) for m in _AREA.finditer(text)]
 
 
-# What says how often a listed task recurs, to be cut from its name ("gutters twice a year" -> "gutters").
-_RECURRENCE = re.compile(
-    r"\b(?:every\s+(?:\d+|[a-z]+\s+)?\s*(?:days?|weeks?|fortnights?|months?|years?)|every\s+(?:monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday)s?|(?:once|twice|three times|four times)\s+(?:a|per|each)\s+"
-    r"(?:week|month|year)|daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|each year)\b"
-    r"|每隔?\s*(?:\d+|[一两二三四五六七八九十半]+)?\s*个?(?:天|周|星期|月|年)|[一\d]+个?(?:天|周|月|年)[一两二三四\d]+次"
-    r"|[一两二三四五六七八九十\d]+[次遍]|半年一次",
-    re.IGNORECASE,
-)
-
-
 # A part that says what the tool should do, not a task to do ("每周汇总一下", "want to see how it changes weekly").
 _NOT_A_TASK = re.compile(
     r"\b(track|log|record|show|see|tell|when|schedule|want|how|what|summar\w*|total)\b"
@@ -541,29 +591,89 @@ _NOT_A_TASK = re.compile(
 )
 
 
+def _without_recurrence(part: str, spans: list[Recurrence]) -> str:
+    """What is left of a listed task once how often it recurs is cut out ("床单两周换一次" -> "床单换", "remind me to
+    test the smoke alarm monthly" -> "test the smoke alarm")."""
+    task = part
+    for span in reversed(spans):  # what is left once how often is cut out is the task
+        task = task[: span.start] + f" {span.verb} " + task[span.end :]
+    task = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", task.strip())
+    task = re.sub(
+        r"(?<=[\u4e00-\u9fff])[一两二三四\d][次遍回趟]|[一两二三四\d][次遍回趟](?=[\u4e00-\u9fff])", "", task
+    )  # "排一次污": 排污
+    task = re.sub(
+        r"^(?:please |and |also |plus |then )*(?:remind me to |remind me |i need to |i have to |help me )?"
+        r"(?:my |the |our )?|[\s.!?-]+$|^(?:提醒我|帮我|记得)|(?<=[\u4e00-\u9fff])一$",
+        "",
+        task,
+        flags=re.I,
+    )
+    task = re.sub(r"\s{2,}", " ", task).strip(" -–—")
+    return task
+
+
+# Where one listed task ends and the next begins: punctuation, "+", "and" before a word, 和 after a count, and a
+# space between Chinese words ("体内三个月一次 体外每个月")
+_TASK_SEP = re.compile(
+    r"\s*[,;，；、。+]\s*|\s+and\s+(?=[a-z])|(?<=[次遍])和|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", re.I
+)
+
+
 @reader
 def recurring_tasks(text: str) -> list[dict[str, Any]]:
     """The tasks a request lists with how often each recurs ("HVAC filter every 3 months, gutters twice a year",
-    "每三天浇花、每个月施肥"): ``{"task": "HVAC filter", "every_days": 90}`` each, in order."""
+    "每三天浇花、每个月施肥", "床单两周换一次"): ``{"task": "HVAC filter", "every_days": 90}`` each, in order."""
     body = re.split(r"[:：]", text, maxsplit=1)[-1]
     tasks = []
-    for part in re.split(r"\s*[,;，；、。]\s*|\s+and\s+(?=[a-z])|(?<=[次遍])和", body):
-        days = every_days(part)
-        if not days:
+    for part in _TASK_SEP.split(body):
+        # more often than every third day, said as times in a period, is a habit's aim ("running 3x a week"), not a
+        # task's interval
+        spans = [r for r in recurrences(part) if not (r.counted and r.days < 3)]
+        if not spans:
             continue
-        task = _RECURRENCE.sub(" ", part)
-        task = re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", task.strip())
-        task = re.sub(
-            r"^(?:please |and |also |plus |then )*(?:remind me to |remind me |i need to |i have to |help me )?"
-            r"(?:my |the |our )?|[\s.!?-]+$|^(?:提醒我|帮我|记得)",
-            "",
-            task,
-            flags=re.I,
-        )
-        task = re.sub(r"\s{2,}", " ", task).strip(" -–—")
+        task = _without_recurrence(part, spans)
         if 1 < len(task) <= 60 and not _NOT_A_TASK.search(task):
-            tasks.append({"task": task, "every_days": days})
+            tasks.append({"task": task, "every_days": spans[0].days})
     return tasks
+
+
+# What ends a run of listed things: a question about them ("when does each need replacing", "多久弄一次")
+_ASKING = re.compile(r"\b(when|what|how|which|who|whether|where|why)\b|多久|什么|啥|哪|几|多少|怎么|是否", re.I)
+_FIELD_ITEM = re.compile(_FIELD_NOUN.pattern + r"|^(?:date|time|amount|notes?|cost|price)$", re.I)
+
+
+@reader
+def enumerated(text: str) -> list[str]:
+    """The things a request lists in one run, each as said ("furnace filter, smoke alarm batteries and brita filter,
+    when does each need replacing" -> the three; "空调滤网、净水器滤芯、油烟机清洗，多久弄一次" -> the three; how
+    often one recurs cut from it): at least two items, joined by commas or 、, each of four words (eight characters)
+    or fewer; a run of fields ("date, amount, who paid") or of questions is not one."""
+    best: list[str] = []
+    for clause in re.split(r"[.;!?。；！？:：]|\s[-—–]\s", text):
+        chinese = bool(re.search(r"[\u4e00-\u9fff]", clause))
+        pieces = re.split(r"，|,", clause) if chinese else re.split(r"\s*,\s*", clause)
+        run: list[str] = []
+        for k, piece in enumerate(pieces):
+            spans = recurrences(piece)
+            piece = _without_recurrence(piece, spans) if spans else piece.strip()
+            if k == 0 and not chinese:  # "defrost schedule for the garage fridge": the thing its last words name
+                named = re.search(r"\b(?:for|of|on|about|the|my|our|a|an)\s+((?:[\w'-]+\s*){1,3})$", piece, re.I)
+                piece = named.group(1).strip() if named else piece
+            elif k == 0:  # "家里的灭火器": the thing, not whose it is
+                piece = re.sub(r"^.{1,4}的(?=..)", "", piece)
+            parts = re.split(r"、|和|跟|以及|还有", piece) if chinese else re.split(r"\s*(?:\band\b|&|\+)\s*", piece)
+            parts = [re.sub(r"^(?:and|also|plus|my|the|our)\s+", "", p.strip(), flags=re.I) for p in parts]
+            short = all(p and (len(p) <= 8 if chinese else len(p.split()) <= 4) for p in parts)
+            if not short or any(_ASKING.search(p) for p in parts):
+                if len(run) >= 2:
+                    break
+                run = []
+                continue
+            run += parts
+        joined = len(run) >= 2 and (len(pieces) > 1 or "、" in clause)  # joined by commas or 、, not "and" alone
+        if joined and len(run) > len(best) and not all(_FIELD_ITEM.search(p) for p in run):
+            best = run
+    return [p for p in best if not _FIELD_ITEM.search(p)][:10]
 
 
 _MEASURING = re.compile(
@@ -630,6 +740,7 @@ def details(text: str) -> dict[str, Any]:
         "cumulative": cumulative(text) or None,
         "periods": periods(text) or None,
         "listed": listed(text) or None,
+        "enumerated": enumerated(text) or None,
         "asked": asked(text) or None,
         "grouped_by": grouped_by(text),
         "scale": scale(text),

@@ -36,18 +36,28 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 @reader
-def requested_fields(text: str) -> list[FieldDef]:
-    """Library fields the text asks for, in the order it names them, each once."""
-    hits: list[tuple[int, str]] = []
+def requested_words(text: str) -> dict[str, str]:
+    """The library fields the text asks for, in the order it names them, each with the words it names it by
+    ("deadline" for the due date)."""
+    hits: list[tuple[int, str, str]] = []
     lower = text.lower()
     for probe, pattern, name in _index():
         if probe not in lower:
             continue
         m = _compiled(pattern).search(text)
         if m:
-            hits.append((m.start(), name))
+            hits.append((m.start(), name, m.group(0)))
+    said: dict[str, str] = {}
+    for _, name, word in sorted(hits):
+        said.setdefault(name, word)
+    return said
+
+
+@reader
+def requested_fields(text: str) -> list[FieldDef]:
+    """Library fields the text asks for, in the order it names them, each once."""
     fields = library().fields
-    return [fields[n] for n in dict.fromkeys(n for _, n in sorted(hits))]
+    return [fields[n] for n in requested_words(text)]
 
 
 def duplicates(f: FieldDef, names: set[str]) -> bool:

@@ -16,6 +16,7 @@ import json
 import re
 from functools import cache
 
+from toolgen.knowledge.base import library
 from toolgen.knowledge.build_glossary import DATA, MAX_CHARS
 
 # question words and the verbs of a question: what a field is asked with, not what it is
@@ -63,15 +64,41 @@ def glossary() -> dict[str, str]:
     return words
 
 
+FIELD_GLOSS = DATA.parent / "field_gloss_zh.json"
+
+
+@cache
+def field_gloss() -> dict[str, str]:
+    """Chinese words of column headings -> the English a field is named by (出货 shipped, 朝向 orientation):
+    toolgen/knowledge/data/field_gloss_zh.json, read before the field library and the dictionary."""
+    words: dict[str, str] = json.loads(FIELD_GLOSS.read_text(encoding="utf-8"))["words"]
+    return words
+
+
+@cache
+def field_words() -> dict[str, str]:
+    """Chinese words of the field library's own fields -> the English name the library gives the field ("金额" ->
+    "amount", "截止日期" -> "deadline"): inside a longer phrase ("买入金额") a word the knowledge base knows as a field
+    is named as the knowledge base names it, not by the dictionary's first sense ("sum of money"). A word two fields
+    with different names claim is left to the dictionary."""
+    names: dict[str, set[str]] = {}
+    for f in library().fields.values():
+        english = re.sub(r"\s*[(（].*$", "", f.label.en).strip().lower()
+        for word in {f.label.zh, *f.words}:
+            if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", word) and english:
+                names.setdefault(word, set()).add(english)
+    return {word: next(iter(found)) for word, found in names.items() if len(found) == 1}
+
+
 def words(phrase: str) -> list[str]:
     """The phrase cut into the glossary's words, longest match first; a character it lacks stands alone."""
-    known = glossary()
+    known, headings = glossary(), field_gloss()
     cut: list[str] = []
     i = 0
     while i < len(phrase):
         for size in range(min(MAX_CHARS, len(phrase) - i), 0, -1):
             piece = phrase[i : i + size]
-            if size == 1 or piece in known or piece in QUESTION_WORDS:
+            if size == 1 or piece in known or piece in headings or piece in QUESTION_WORDS:
                 cut.append(piece)
                 i += size
                 break
@@ -91,8 +118,9 @@ def english(phrase: str) -> str | None:
         if not re.match(r"[\u4e00-\u9fff]", run):
             names.append(run.lower())
             continue
+        headings, fields = field_gloss(), field_words()
         for word in words(run):
-            gloss = known.get(word)
+            gloss = headings.get(word) or fields.get(word) or known.get(word)
             if len(word) >= 2 and word not in QUESTION_WORDS and gloss:
                 names.append(gloss)
             elif len(word) == 1 and gloss and word not in QUESTION_WORDS:

@@ -107,9 +107,11 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
     own = lib.fields_of(subject) if subject else []
     names = {f.name for f in own}
     composition.inferred += [f.name for f in own]
+    said = intent.slots.get("field_words") or {}
     for f in (lib.fields[n] for n in intent.slots.get("fields", []) if n in lib.fields):
         if not duplicates(f, names) and not same_label(f, own) and f.name not in RESERVED and len(own) < 20:
-            own.append(f.model_copy(update={"required": False}))  # asked for, so offered; never demanded
+            label = as_said(f, said[f.name]) if f.name in said else f.label  # "deadline": the due date, so called
+            own.append(f.model_copy(update={"required": False, "label": label}))  # asked for, so offered
             names.add(f.name)
             composition.inferred.append(f.name)
     for other in intent.slots.get("with_subjects", []):  # another subject the request names: its fields, offered
@@ -218,7 +220,11 @@ def _named_field(item: str) -> list[FieldDef]:
         return worded[:1]
     if not re.fullmatch(r"[a-z]+", said):  # one English word; a Chinese item keeps the words it was said in
         return []
-    return [lib[said]] if said in lib else [f for f in lib.values() if said == f.label.en.lower()][:1]
+    if said in lib:
+        return [lib[said]]
+    # a field only labelled as said is that field when it offers no choices of its own subject ("Status": a gift's
+    # idea, bought, given is no university application's status)
+    return [f for f in lib.values() if said == f.label.en.lower() and not f.choices][:1]
 
 
 def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
@@ -268,12 +274,25 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         if known:  # "the date and the place": the library's date and place, typed as it types them
             taken = {f.name for f in [*own, *fields]}
             if not duplicates(known[0], taken) and not same_label(known[0], own) and known[0].name not in RESERVED:
-                fields.append(known[0].model_copy(update={"required": False}))
+                fields.append(known[0].model_copy(update={"required": False, "label": as_said(known[0], item)}))
             continue
         made = _said_field(item, k, {f.name for f in [*own, *fields]}, numeric)
         if made is not None:
             fields.append(made)
     return fields + _grouping_and_scale(intent, [*own, *fields], names)
+
+
+def as_said(f: FieldDef, item: str) -> Words:
+    """A library field's label in the words the request named it by, where they are other words than the label's
+    ("deadline" is the library's due date, shown as Deadline; "截止日期" as 截止日期)."""
+    said = re.sub(r"^(?:the|a|an|my)\s+", "", item.strip())
+    if _QUESTION.search(said.lower()):  # "放了多长时间", "how long": a question, where the label is the answer's name
+        return f.label
+    if _HAN.search(said):
+        return f.label if said in f.label.zh else Words(en=f.label.en, zh=said[:80])
+    if said.lower() in f.label.en.lower():
+        return f.label
+    return Words(en=(said[:1].upper() + said[1:])[:80], zh=f.label.zh)
 
 
 def _named_already(content: set[str], tokens: set[str], phrases: list[set[str]]) -> bool:
@@ -783,7 +802,13 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": task_default} if task_default else {}))}
     for f in fields:
         specs.setdefault(f.name, field_spec(f, lang))
-    tasks = intent.slots.get("tasks") or []
+    tasks = list(intent.slots.get("tasks") or [])
+    # the things the request lists with no interval of their own ("furnace filter, smoke alarm batteries and brita
+    # filter, when does each need replacing") are tasks too, each at the usual interval
+    for thing in intent.slots.get("enumerated") or []:
+        if len(tasks) < 10 and not any(thing.lower() in t["task"].lower() or t["task"].lower() in thing.lower()
+                                       for t in tasks):  # fmt: skip
+            tasks.append({"task": thing, "every_days": every})
     derive: dict[str, str] = {}
     constants: dict[str, Any] = {}
     if tasks:  # the tasks the request listed: the first is the form's default, each one's interval derived by name

@@ -14,7 +14,15 @@ from typing import Any
 from toolgen.knowledge.base import FieldDef, Words, library
 from toolgen.knowledge.fields import duplicates
 from toolgen.models import Intent
-from toolgen.planner.compose import RESERVED, asked_fields, field_spec, listed_fields, pick_one, rescaled
+from toolgen.planner.compose import (
+    RESERVED,
+    as_said,
+    asked_fields,
+    field_spec,
+    listed_fields,
+    pick_one,
+    rescaled,
+)
 
 PERIOD_NAMES = {  # the periods toolgen/intent/details.py reads ("每天" says how often, so days are not one)
     "week": ("thisWeek", "This week", "本周"),
@@ -41,7 +49,8 @@ def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
         f = library_fields.get(name)
         if f is None or duplicates(f, set(fields)) or name in taken or len(fields) >= 25:
             continue
-        spec = field_spec(f, intent.lang)
+        said = (intent.slots.get("field_words") or {}).get(name)
+        spec = field_spec(f.model_copy(update={"label": as_said(f, said)}) if said else f, intent.lang)
         spec.pop("required", None)  # the recipe's operations were written without it
         if spec["label"] not in labels:
             fields[name] = spec
