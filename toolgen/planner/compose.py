@@ -675,7 +675,8 @@ def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labe
 
 # A date a thing runs out or falls due on (an expiry, a renewal, a deadline), not one it happened on.
 _AHEAD = re.compile(
-    r"expir|due|deadline|renew|next|until|ends?\b|valid|best_before|use_by|到期|过期|截止|续费|有效期", re.I
+    r"expir|due|deadline|renew|next|until|ends?\b|valid|best_before|use_by|_by\b|\bby$|到期|过期|截止|续费|有效期|期限",
+    re.I,
 )
 
 
@@ -709,7 +710,8 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     filters = list(dict.fromkeys([*([group] if group else []), *choices, *flags]))[:6]
     constants = dict(subject.constants) if subject else {}
     computed = {labels.add(n, o.label.en, o.label.zh): o.expr for n, o in (subject.computed if subject else {}).items()}
-    ahead = [n for n, s in specs.items() if s["type"] == "date" and _AHEAD.search(f"{n} {s['label']}")]
+    both = {f.name: f"{f.label.en} {f.label.zh}" for f in fields}  # one tool in either language: both labels read
+    ahead = [n for n, s in specs.items() if s["type"] == "date" and _AHEAD.search(f"{n} {both.get(n, s['label'])}")]
     if ahead and "days_left" not in specs and "days_left" not in computed:  # an expiry, a renewal: days until it
         computed[labels.add("days_left", "Days left", "剩余天数")] = f"days_until({ahead[0]})"
     dated = ahead or [n for n, s in specs.items() if s["type"] == "date"]
