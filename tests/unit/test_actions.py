@@ -6,7 +6,6 @@ The phrasings here are written for these tests: none is a row of the training da
 
 from __future__ import annotations
 
-import gzip
 import json
 import subprocess
 import sys
@@ -29,7 +28,7 @@ def _chinese(text: str) -> bool:
 def test_the_shipped_weights_are_what_the_data_gives() -> None:
     """Both models refitted from tests/data: a change to the data, the words or the reading that was not followed by
     `make actions` fails here (the thresholds come from the cross-validation `make actions` runs and prints)."""
-    shipped = json.loads(gzip.decompress(actions.MODEL.read_bytes()))
+    shipped = actions.decode(actions.MODEL.read_bytes())
     fresh = build_actions.build(cross_validate=False)
     assert {key: shipped[key] for key in fresh} == fresh, "actions_model.json.gz is stale: run make actions"
     for language in ("en", "zh"):
@@ -41,7 +40,7 @@ def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
     assert {"model1", "blind2", "blind3", "blind4", "blind5"} <= build_actions.BLIND
     assert not {"model1", "blind2", "blind3", "blind4", "blind5"} & set(build_actions.breadth_parts())
     assert set(build_actions.breadth_parts()) >= {"dev", "holdout", "dev2", "fresh7"}
-    shipped = json.loads(gzip.decompress(actions.MODEL.read_bytes()))
+    shipped = actions.decode(actions.MODEL.read_bytes())
     assert not any("model1" in source for source in shipped["data"]["sources"])
     assert shipped["data"]["sources"]["corpus"] == 800 + 700 + 589 + 453
     assert shipped["data"]["sources"]["intents"] == 558

@@ -111,7 +111,7 @@ class _Model:
     weights: dict[int, float]
     kinds: tuple[str, ...]
     kind_bias: tuple[float, ...]
-    kind_columns: tuple[dict[str, list[int]], ...]  # each kind's weights as shipped, read when a kind is asked
+    kind_columns: str  # each kind's weights as shipped, JSON text parsed when a kind is first asked
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> _Model:
@@ -122,14 +122,15 @@ class _Model:
             weights=_column(document["action"]["weights"]),
             kinds=tuple(document["kind"]["classes"]),
             kind_bias=tuple(document["kind"]["bias"]),
-            kind_columns=tuple(document["kind"]["weights"]),
+            kind_columns=document["kind"]["weights"],
         )
 
     @cached_property
     def kind_weights(self) -> tuple[dict[int, float], ...]:
-        """Each kind's weights: built only when a request is near enough an action that its kind is named (a cold
-        process reading a tool request does not pay for 350,000 of them)."""
-        return tuple(_column(column) for column in self.kind_columns)
+        """Each kind's weights: parsed and built only when a request is near enough an action that its kind is named
+        (a cold process reading a tool request does not pay for the 420,000 of them: parsing them as JSON with the
+        rest took 40 ms of its first request)."""
+        return tuple(_column(column) for column in json.loads(self.kind_columns))
 
 
 def _column(shipped: dict[str, list[int]]) -> dict[int, float]:
@@ -140,6 +141,13 @@ def _column(shipped: dict[str, list[int]]) -> dict[int, float]:
 @cache
 def _model() -> _Model:
     return _Model.of(json.loads(gzip.decompress(MODEL.read_bytes())))
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """The shipped file's document whole, the kinds' weights (stored as JSON text, parsed only when needed) parsed."""
+    document: dict[str, Any] = json.loads(gzip.decompress(data))
+    document["kind"]["weights"] = json.loads(document["kind"]["weights"])
+    return document
 
 
 def _sigmoid(z: float) -> float:

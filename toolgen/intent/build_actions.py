@@ -404,8 +404,11 @@ def build(*, cross_validate: bool = True) -> dict[str, Any]:
 
 
 def encode(document: dict[str, Any]) -> bytes:
-    """The file's bytes: compact JSON, gzipped with no timestamp, so the same document is the same file."""
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    """The file's bytes: compact JSON, gzipped with no timestamp, so the same document is the same file. The kinds'
+    weights are stored as JSON text within it, which a process parses only when it names a kind (actions.decode)."""
+    compact = {"separators": (",", ":"), "ensure_ascii": False}
+    kinds = {**document["kind"], "weights": json.dumps(document["kind"]["weights"], **compact)}
+    text = json.dumps({**document, "kind": kinds}, **compact)
     return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
 
