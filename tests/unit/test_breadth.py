@@ -69,7 +69,8 @@ def test_the_vocabulary_has_the_rows_a_tool_starts_with() -> None:
 
 
 EVERY_PART = (
-    "dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2 blind3 blind4 blind5"
+    "dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2 blind3 blind4 blind5 "
+    "blind6"
 ).split()
 
 

@@ -66,9 +66,12 @@ def test_homework_a_child_does_is_something_to_log_not_homework_asked_of_toolgen
         ("提醒我给老公买生日礼物", None),
         ("a chore chart to remind my kids to feed the cat", None),  # a chart is a tool
         ("提醒我妈的生日", None),
+        ("每个月10号自动帮我交房租", "payment"),  # paying automatically is paying
+        ("帮我记一下哪几张卡开了自动还款", None),  # 自动还款 as a thing to record
+        ("水费燃气费每个月交了多少，记一下", None),  # what was paid, asked of a log
     ],
 )
-def test_reminding_someone_else_is_a_message_reminding_oneself_is_a_tool(prompt, refusal):
+def test_an_action_asked_of_toolgen_is_refused_the_same_words_in_a_tool_are_not(prompt, refusal):
     intent = classify(prompt)
     assert intent.refusal == refusal and (intent.archetype is None) == (refusal is not None)
 

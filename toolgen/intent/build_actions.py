@@ -62,13 +62,18 @@ CORPUS3 = TESTS / "actions" / "corpus3.jsonl"
 # "owed 3 months' pay, will I win at arbitration") and the logs, schedules and calculators of the same figures; rows
 # near a blind part's requests (Jaccard 0.3) were dropped before it was kept.
 CORPUS4 = TESTS / "actions" / "corpus4.jsonl"
+# A fifth, for actions asked softly, without a command's verb ("any chance you could unlock the front door for the
+# cleaner", "直接帮我把这个月的电费交了") across every kind, and tools worded with an action's words ("a log of when I
+# charge the car"); written after blind6 was read, from a brief alone. 300 were written; the 47 near a blind part's
+# requests or a test's (Jaccard 0.3; 0.2 for tests/unit/test_actions.py's, whose wordings the brief came near) dropped.
+CORPUS5 = TESTS / "actions" / "corpus5.jsonl"
 VAGUE = TESTS / "actions" / "vague.jsonl"
 BREADTH = TESTS / "breadth"
 INTENTS = TESTS / "intents.jsonl"
 # The blind breadth part is kept apart from all tuning: no loader here opens it, and it must never be added.
-BLIND = frozenset({"model1", "blind2", "blind3", "blind4", "blind5"})
+BLIND = frozenset({"model1", "blind2", "blind3", "blind4", "blind5", "blind6"})
 # The corpus's categories as the platform's refusal ids (words.json "actions" gives each its reason).
-KIND_OF = {"call": "message", "chat": "out_of_scope", "finance_advice": "investment"}
+KIND_OF = {"call": "message", "chat": "out_of_scope", "homework": "out_of_scope", "finance_advice": "investment"}
 C_ACTION = 64.0  # inverse regularisation of the action model (chosen on held-out folds among 1 to 256)
 C_KIND = 64.0  # and of the model of kinds
 NEAR = 0.4  # character-trigram Jaccard at which two requests are near-duplicates
@@ -116,7 +121,7 @@ def examples() -> list[Example]:
         Example(r["text"], r["lang"], r["label"] == "action", KIND_OF.get(r["category"], r["category"]), "corpus")
         if r["label"] == "action"
         else Example(r["text"], r["lang"], False, None, "corpus")
-        for r in [*_jsonl(CORPUS), *_jsonl(CORPUS2), *_jsonl(CORPUS3), *_jsonl(CORPUS4)]
+        for r in [*_jsonl(CORPUS), *_jsonl(CORPUS2), *_jsonl(CORPUS3), *_jsonl(CORPUS4), *_jsonl(CORPUS5)]
     ]
     rows += [Example(r["text"], r["lang"], False, None, "vague") for r in _jsonl(VAGUE)]
     for part in breadth_parts():
@@ -406,9 +411,8 @@ def build(*, cross_validate: bool = True) -> dict[str, Any]:
 def encode(document: dict[str, Any]) -> bytes:
     """The file's bytes: compact JSON, gzipped with no timestamp, so the same document is the same file. The kinds'
     weights are stored as JSON text within it, which a process parses only when it names a kind (actions.decode)."""
-    compact = {"separators": (",", ":"), "ensure_ascii": False}
-    kinds = {**document["kind"], "weights": json.dumps(document["kind"]["weights"], **compact)}
-    text = json.dumps({**document, "kind": kinds}, **compact)
+    kinds = {**document["kind"], "weights": json.dumps(document["kind"]["weights"], separators=(",", ":"))}
+    text = json.dumps({**document, "kind": kinds}, ensure_ascii=False, separators=(",", ":"))
     return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
 

@@ -32,18 +32,6 @@ _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "other": 2,
 }  # fmt: skip
-_PERIOD_DAYS = {
-    "day": 1,
-    "week": 7,
-    "fortnight": 14,
-    "month": 30,
-    "year": 365,
-    "天": 1,
-    "周": 7,
-    "星期": 7,
-    "月": 30,
-    "年": 365,
-}
 
 
 def _count(token: str) -> int | None:

@@ -78,7 +78,7 @@ def field_gloss() -> dict[str, str]:
 @cache
 def field_words() -> dict[str, str]:
     """Chinese words of the field library's own fields -> the English name the library gives the field ("金额" ->
-    "amount", "截止日期" -> "deadline"): inside a longer phrase ("买入金额") a word the knowledge base knows as a field
+    "amount"): inside a longer phrase ("买入金额") a word the knowledge base knows as a field
     is named as the knowledge base names it, not by the dictionary's first sense ("sum of money"). A word two fields
     with different names claim is left to the dictionary."""
     names: dict[str, set[str]] = {}
