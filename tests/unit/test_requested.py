@@ -503,6 +503,9 @@ def test_what_to_see_each_week_is_not_a_task(text: str) -> None:
         ("三个月换一瓶", [90]),
         ("这三个月一共花了多少钱", []),  # a span of time, not how often
         ("三个月吃了一盒药", []),  # what was done, not how often
+        ("I do it 0 times a week", []),  # no interval at all
+        ("every 99999999999999 years", []),  # none a person keeps
+        ("一个半月换一次", []),  # a month and a half: not read as half a month
     ],
 )
 def test_how_often_is_read_as_a_span_with_its_days(text: str, days: list[int]) -> None:
@@ -539,6 +542,20 @@ def test_things_a_schedule_lists_without_an_interval_are_its_rows_at_the_usual_o
     (rows,) = tool.program.seed.values()
     assert [r["task"] for r in rows] == ["boiler", "water softener", "sump pump"]
     assert len({r["every_days"] for r in rows}) == 1  # the usual interval, the same for each
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "chore rotation for Alice, Bob and Carol: dishes daily, trash weekly",
+        "a chore schedule for me, my wife, and the kids",
+        "家务排班：我、老婆、儿子，每周倒垃圾",
+    ],
+)
+def test_the_people_a_rota_lists_are_never_its_tasks(text: str) -> None:
+    seeded = [row["task"] for rows in Tool(text).program.seed.values() for row in rows]
+    people = {"Alice", "Bob", "Carol", "me", "wife", "my wife", "kids", "the kids", "我", "老婆", "儿子"}
+    assert not people & set(seeded), seeded
 
 
 def test_a_habits_times_a_week_is_not_a_task_to_schedule() -> None:

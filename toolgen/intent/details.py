@@ -60,7 +60,7 @@ _RECURRING = re.compile(
     rf"|每隔?\s*(?P<zn>{_N})?\s*个?{_ZH_UNIT}"
     # "三个月一次", "一年两次", "一周一洗", "半个月一换", "两周换一次", "一年体检一次", "三个月换一瓶": a span of time
     # and how many times in it, a verb of a character or three between
-    rf"|(?<![每\d一两二三四五六七八九十半])(?P<bn>{_N})\s*个?(?P<bunit>天|周|星期|礼拜|季度|月|年)"
+    rf"|(?<![每\d一两二三四五六七八九十半个])(?P<bn>{_N})\s*个?(?P<bunit>天|周|星期|礼拜|季度|月|年)"
     r"(?:(?P<verb>[^\W\d_a-z了过一]{0,3}?)(?P<bt>[一两二三四\d])[次遍回趟瓶盒支片袋]|一(?=[洗换清查检修剪交测喂浇补充扫擦刷]))",
     re.IGNORECASE,
 )
@@ -80,8 +80,17 @@ def _amount_of(token: str | None) -> float | None:
     return 0.5 if token == "半" else _count(token)  # noqa: S105 (a numeral, not a password)
 
 
+MAX_INTERVAL_DAYS = 36_500  # a century: anything longer is no interval a person keeps
+
+
 def _interval_days(m: re.Match[str]) -> int | None:
-    """The days between two times of what one ``_RECURRING`` match says recurs."""
+    """The days between two times of what one ``_RECURRING`` match says recurs; None for none a person keeps ("0
+    times a week", "every 99999 years")."""
+    days = _days_of(m)
+    return days if days is not None and 0 < days <= MAX_INTERVAL_DAYS else None
+
+
+def _days_of(m: re.Match[str]) -> int | None:
     g = m.groupdict()
     if g["unit"]:
         n = _amount_of(g["n"])
@@ -90,7 +99,7 @@ def _interval_days(m: re.Match[str]) -> int | None:
         return 7
     if g["times"]:
         times = _TIMES.get(g["times"].lower()) or int(re.sub(r"\D", "", g["times"]) or 1)
-        return max(1, _UNIT_DAYS[g["tunit"].lower()] // times)
+        return max(1, _UNIT_DAYS[g["tunit"].lower()] // times) if times else None
     if g["ly"]:
         days = _EVERY_WORD[g["ly"].lower()]
         return max(1, days // 2) if g["ltimes"] else days
@@ -630,6 +639,23 @@ _ASKING = re.compile(r"\b(when|what|how|which|who|whether|where|why)\b|多久|�
 _FIELD_ITEM = re.compile(_FIELD_NOUN.pattern + r"|^(?:date|time|amount|notes?|cost|price)$", re.I)
 
 
+_BEFORE_A_THING = frozenset("for of on about the my our a an".split())
+# Who a list may name instead of things: people are a rota's, never a schedule's tasks
+_PERSON = re.compile(
+    r"(?i:^(?:me|myself|i|you|us|we|him|her|them|(?:my |our )?(?:wife|husband|partner|kids?|children|son|daughter|mom|"
+    r"mum|dad|parents|brother|sister|roommates?|flatmates?))$|^(?:i|we|my)\s)|^[A-Z][a-z]+$"
+    r"|^(?:我|你|他|她|我们|老婆|老公|爱人|儿子|女儿|孩子|爸爸?|妈妈?|爸妈|室友|舍友|哥哥?|姐姐?|弟弟?|妹妹?)$"
+)
+
+
+def _last_named(piece: str) -> str:
+    """The words after the last "for", "the", "my"... of a clause, when three or fewer ("defrost schedule for the
+    garage fridge" -> "garage fridge"); the clause itself otherwise."""
+    words = piece.split()
+    at = max((i for i, w in enumerate(words) if w.lower() in _BEFORE_A_THING), default=-1)
+    return " ".join(words[at + 1 :]) if at >= 0 and 1 <= len(words) - at - 1 <= 3 else piece
+
+
 @reader
 def enumerated(text: str) -> list[str]:
     """The things a request lists in one run, each as said ("furnace filter, smoke alarm batteries and brita filter,
@@ -645,8 +671,7 @@ def enumerated(text: str) -> list[str]:
             spans = recurrences(piece)
             piece = _without_recurrence(piece, spans) if spans else piece.strip()
             if k == 0 and not chinese:  # "defrost schedule for the garage fridge": the thing its last words name
-                named = re.search(r"\b(?:for|of|on|about|the|my|our|a|an)\s+((?:[\w'-]+\s*){1,3})$", piece, re.I)
-                piece = named.group(1).strip() if named else piece
+                piece = _last_named(piece)
             elif k == 0:  # "家里的灭火器": the thing, not whose it is
                 piece = re.sub(r"^.{1,4}的(?=..)", "", piece)
             parts = re.split(r"、|和|跟|以及|还有", piece) if chinese else re.split(r"\s*(?:\band\b|&|\+)\s*", piece)
@@ -661,7 +686,7 @@ def enumerated(text: str) -> list[str]:
         joined = len(run) >= 2 and (len(pieces) > 1 or "、" in clause)  # joined by commas or 、, not "and" alone
         if joined and len(run) > len(best) and not all(_FIELD_ITEM.search(p) for p in run):
             best = run
-    return [p for p in best if not _FIELD_ITEM.search(p)][:10]
+    return [p for p in best if not _FIELD_ITEM.search(p) and not _PERSON.search(p) and not re.search(r"\d", p)][:10]
 
 
 _MEASURING = re.compile(

@@ -807,7 +807,7 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     tasks = list(intent.slots.get("tasks") or [])
     # the things the request lists with no interval of their own ("furnace filter, smoke alarm batteries and brita
     # filter, when does each need replacing") are tasks too, each at the usual interval
-    for thing in intent.slots.get("enumerated") or []:
+    for thing in [] if intent.slots.get("people") else intent.slots.get("enumerated") or []:  # a rota's people
         if len(tasks) < 10 and not any(thing.lower() in t["task"].lower() or t["task"].lower() in thing.lower()
                                        for t in tasks):  # fmt: skip
             tasks.append({"task": thing, "every_days": every})
