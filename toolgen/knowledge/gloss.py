@@ -6,7 +6,7 @@ built from CC-CEDICT by build_glossary.py) names it: the phrase is cut into the 
 grammatical words and question words (的, 了, 什么, 怎样, 有没有, 来不来's 不来) are dropped, and the words left, two
 characters or more each (a single character has too many senses to name a field by), give the name in their order
 ("递交日期" -> "present date"). A phrase with more than one character outside such words is a piece of a sentence
-("做个东西记他吃没吃"), not a name, and gets none. Read at planning time only, once per process.
+("做个东西记他吃没吃"), not a name, and gets none. Read when first needed, once per process.
 """
 
 from __future__ import annotations
@@ -16,8 +16,12 @@ import json
 import re
 from functools import cache
 
+from toolgen.knowledge.base import DATA as KNOWLEDGE
 from toolgen.knowledge.base import library
-from toolgen.knowledge.build_glossary import DATA, MAX_CHARS
+
+# the glossary's file and its longest word; build_glossary.py writes it (the build's imports stay out of a request's)
+DATA = KNOWLEDGE / "glossary_zh.json.gz"
+MAX_CHARS = 4
 
 # question words and the verbs of a question: what a field is asked with, not what it is
 QUESTION_WORDS = frozenset(
@@ -64,7 +68,7 @@ def glossary() -> dict[str, str]:
     return words
 
 
-FIELD_GLOSS = DATA.parent / "field_gloss_zh.json"
+FIELD_GLOSS = KNOWLEDGE / "field_gloss_zh.json"
 
 
 @cache
