@@ -5,26 +5,23 @@ shipped file is what the knowledge base gives)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import Any
 
+from toolgen.intent.build_actions import build_main
 from toolgen.intent.read import WORDS_INDEX, encode_words, words_index
 
 
+def _sizes(index: dict[str, Any]) -> str:
+    return ", ".join(f"{len(index[k]):,} {k}" for k in ("en", "zh", "cores", "zh_cores"))
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m toolgen.intent.build_words", description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="only say whether the shipped file is up to date")
-    args = parser.parse_args(argv)
-    index = words_index()
-    data = encode_words(index)
-    if args.check:
-        fresh = WORDS_INDEX.exists() and WORDS_INDEX.read_bytes() == data
-        print(f"{WORDS_INDEX}: {'up to date' if fresh else 'out of date: run make subjects'}")
-        return 0 if fresh else 1
-    WORDS_INDEX.write_bytes(data)
-    sizes = ", ".join(f"{len(index[k]):,} {k}" for k in ("en", "zh", "cores", "zh_cores"))
-    print(f"{WORDS_INDEX}: {sizes}; {len(data):,} bytes")
-    return 0
+    return build_main(
+        argv, module="toolgen.intent.build_words", about=__doc__.split("\n")[0], build=words_index,
+        encode=encode_words, render=lambda index: f"words of {_sizes(index)}", out=WORDS_INDEX, target="subjects",
+        weights=_sizes,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

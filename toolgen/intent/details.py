@@ -636,7 +636,6 @@ def recurring_tasks(text: str) -> list[dict[str, Any]]:
 
 # What ends a run of listed things: a question about them ("when does each need replacing", "多久弄一次")
 _ASKING = re.compile(r"\b(when|what|how|which|who|whether|where|why)\b|多久|什么|啥|哪|几|多少|怎么|是否", re.I)
-_FIELD_ITEM = re.compile(_FIELD_NOUN.pattern + r"|^(?:date|time|amount|notes?|cost|price)$", re.I)
 
 
 _BEFORE_A_THING = frozenset("for of on about the my our a an".split())
@@ -684,9 +683,9 @@ def enumerated(text: str) -> list[str]:
                 continue
             run += parts
         joined = len(run) >= 2 and (len(pieces) > 1 or "、" in clause)  # joined by commas or 、, not "and" alone
-        if joined and len(run) > len(best) and not all(_FIELD_ITEM.search(p) for p in run):
+        if joined and len(run) > len(best) and not all(_FIELD_NOUN.search(p) for p in run):
             best = run
-    return [p for p in best if not _FIELD_ITEM.search(p) and not _PERSON.search(p) and not re.search(r"\d", p)][:10]
+    return [p for p in best if not _FIELD_NOUN.search(p) and not _PERSON.search(p) and not re.search(r"\d", p)][:10]
 
 
 _MEASURING = re.compile(
