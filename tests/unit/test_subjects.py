@@ -60,7 +60,7 @@ def test_the_build_is_deterministic_and_the_digest_sees_a_changed_row() -> None:
 
 
 def test_the_file_round_trips_and_is_small() -> None:
-    document = {"about": "x", "classes": ["a", "b"], "bias": [0.5, -0.5], "features": [3, 1 << 19],
+    document = {"about": "x", "classes": ["a", "b"], "features": [3, 1 << 19],
                 "offsets": [0, 1, 3], "of_class": [1, 0, 1], "weights": [-20, 35, 120]}  # fmt: skip
     decoded = subjects.decode(subjects.encode(document))
     assert {k: list(v) if k in dict(subjects.ARRAYS) else v for k, v in decoded.items()} == document

@@ -127,7 +127,7 @@ def weights_of(x: Any, labels: Any) -> tuple[Any, Any]:
 
 
 def fit(x: Any, labels: list[str]) -> dict[str, Any]:
-    """The classes and a bias each (none here), and for each kept feature its weights toward the classes it moves
+    """The classes, and for each kept feature its weights toward the classes it moves
     (times the temperature, in hundredths): by feature rather than by class, so a request reads only its own
     features' weights."""
     import numpy as np
@@ -148,7 +148,6 @@ def fit(x: Any, labels: list[str]) -> dict[str, Any]:
         offsets.append(len(of_class))
     return {
         "classes": [str(c) for c in classes],
-        "bias": [0.0] * len(classes),
         "features": features,
         "offsets": offsets,
         "of_class": of_class,
@@ -245,7 +244,7 @@ def build(*, cross_validate: bool = True, rows: list[Example] | None = None) -> 
 
 
 def encode(document: dict[str, Any]) -> bytes:
-    """The file's bytes: a JSON header (classes, biases, the figures) and the four arrays as little-endian machine
+    """The file's bytes: a JSON header (classes, the figures) and the four arrays as little-endian machine
     words, gzipped with no timestamp, so the same document is the same file and loads in milliseconds."""
     return subjects.encode(document)
 

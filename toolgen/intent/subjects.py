@@ -64,8 +64,7 @@ def decode(raw: bytes) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Model:
-    classes: tuple[str, ...]
-    bias: tuple[float, ...]
+    classes: tuple[str, ...]  # naive Bayes has no bias: a score is the sum of the request's features' weights
     features: Any  # array: the features that have weights, ascending (found by bisection: no dict to build cold)
     offsets: Any  # array: the weights of the feature at place i are offsets[i] to offsets[i + 1]
     of_class: Any  # array: the class of each weight
@@ -74,7 +73,7 @@ class _Model:
     @classmethod
     def of(cls, document: dict[str, Any]) -> _Model:
         return cls(
-            tuple(document["classes"]), tuple(document["bias"]), document["features"],
+            tuple(document["classes"]), document["features"],
             document["offsets"], document["of_class"], document["weights"],
         )  # fmt: skip
 
@@ -92,7 +91,7 @@ def likelihoods(text: str) -> dict[str, float]:
     if not columns:
         return {}
     scale = 1 / (100 * math.sqrt(len(columns)))  # weights are in hundredths; rows are scaled to unit length
-    scores = list(model.bias)
+    scores = [0.0] * len(model.classes)
     offsets, of_class, weights = model.offsets, model.of_class, model.weights
     features = model.features
     for f in columns:
