@@ -28,6 +28,7 @@ from itertools import accumulate, pairwise
 from typing import Any
 
 from toolgen.knowledge.base import DATA
+from toolgen.knowledge.loading import read_json, unscanned
 from toolgen.reading import reader
 
 MODEL = DATA / "actions_model.json.gz"
@@ -130,7 +131,8 @@ class _Model:
         """Each kind's weights: parsed and built only when a request is near enough an action that its kind is named
         (a cold process reading a tool request does not pay for the 420,000 of them: parsing them as JSON with the
         rest took 40 ms of its first request)."""
-        return tuple(_column(column) for column in json.loads(self.kind_columns))
+        with unscanned():
+            return tuple(_column(column) for column in json.loads(self.kind_columns))
 
 
 def _column(shipped: dict[str, list[int]]) -> dict[int, float]:
@@ -140,7 +142,8 @@ def _column(shipped: dict[str, list[int]]) -> dict[int, float]:
 
 @cache
 def _model() -> _Model:
-    return _Model.of(json.loads(gzip.decompress(MODEL.read_bytes())))
+    with unscanned():
+        return _Model.of(read_json(MODEL))
 
 
 def decode(data: bytes) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from typing import Any
 from toolgen.intent.asked import asked
 from toolgen.intent.subjects import likelihoods
 from toolgen.knowledge.base import DATA, SHAPES, Subject, library
+from toolgen.knowledge.loading import read_json
 from toolgen.reading import reader
 
 
@@ -302,7 +303,7 @@ def encode_words(index: dict[str, Any]) -> bytes:
 
 @cache
 def _shipped_words() -> dict[str, Any]:
-    index: dict[str, Any] = json.loads(gzip.decompress(WORDS_INDEX.read_bytes()))
+    index: dict[str, Any] = read_json(WORDS_INDEX)
     return index
 
 

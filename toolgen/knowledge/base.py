@@ -21,6 +21,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from toolgen.knowledge.loading import unscanned
 from toolgen.reading import reader
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -401,7 +402,8 @@ def load(data: Path = DATA, *, check: bool = True) -> Library:
 def library() -> Library:
     """The platform's knowledge base (loaded once per process; each subject validated when it is first read, all of
     them by the tests' load(check=True))."""
-    return load(check=False)
+    with unscanned():
+        return load(check=False)
 
 
 # Names a field cannot have: the expression language's own words ("count_where(return, True)" does not parse).

@@ -11,13 +11,13 @@ characters or more each (a single character has too many senses to name a field 
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from functools import cache
 
 from toolgen.knowledge.base import DATA as KNOWLEDGE
 from toolgen.knowledge.base import library
+from toolgen.knowledge.loading import read_json
 
 # the glossary's file and its longest word; build_glossary.py writes it (the build's imports stay out of a request's)
 DATA = KNOWLEDGE / "glossary_zh.json.gz"
@@ -63,8 +63,7 @@ def done_name(phrase: str) -> str | None:
 @cache
 def glossary() -> dict[str, str]:
     """Simplified word -> English gloss ("" for a grammatical word)."""
-    document = json.loads(gzip.decompress(DATA.read_bytes()))
-    words: dict[str, str] = document["words"]
+    words: dict[str, str] = read_json(DATA)["words"]
     return words
 
 

@@ -25,8 +25,6 @@ baked into its program).
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -35,6 +33,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from toolgen.knowledge.loading import read_json
 from toolgen.reading import reader
 
 # The index, built by toolgen/knowledge/build_places.py (`make places`) from GeoNames' data.
@@ -112,10 +111,44 @@ class Place:
     geoname_id: int
 
 
-@dataclass(frozen=True)
 class _Index:
-    english: dict[str, tuple[tuple[Place, bool], ...]]  # folded name -> (place, its own name?), best first
-    chinese: dict[str, Place]
+    """The data file's names (see build_places.py), a place made from its row only when a name is found: a cold
+    process reads one request's handful of names, not 6,000 places (making them all took 30 ms of its first request)."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self._rows: list[list[Any]] = document["places"]
+        self._english: dict[str, int | list[int]] = document["english"]  # i >= 0 an own name, ~i an alternate one
+        self._chinese: dict[str, int] = document["chinese"]
+        self._made: dict[int, Place] = {}
+        self.longest_chinese = max(map(len, self._chinese), default=0)
+
+    def _place(self, i: int) -> Place:
+        place = self._made.get(i)
+        if place is None:
+            place = self._made[i] = Place(*self._rows[i])
+        return place
+
+    def has(self, key: str) -> bool:
+        """Whether a folded English name is a place's (its own or an alternate name)."""
+        return key in self._english
+
+    def english(self, key: str) -> tuple[tuple[Place, bool], ...]:
+        """The places a folded English name names, the most populous first, each with whether it is its own name."""
+        codes = self._english.get(key, ())
+        return tuple((self._place(i), True) if i >= 0 else (self._place(~i), False) for i in _codes(codes))
+
+    def chinese(self, name: str) -> Place | None:
+        i = self._chinese.get(name)
+        return None if i is None else self._place(i)
+
+
+def _codes(codes: int | list[int] | tuple[()]) -> list[int] | tuple[()]:
+    return [codes] if isinstance(codes, int) else codes
+
+
+@cache
+def _index() -> _Index:
+    return _Index(read_json(DATA))
 
 
 @dataclass(frozen=True)
@@ -132,23 +165,6 @@ def _fold(name: str) -> str:
     return " ".join(_ASCII_WORD.findall(plain))
 
 
-def _load(document: dict[str, Any]) -> _Index:
-    """The index from the data file's document (see build_places.py): i >= 0 an own name, ~i an alternate one."""
-    places = [Place(*row) for row in document["places"]]
-    english: dict[str, tuple[tuple[Place, bool], ...]] = {}
-    for key, codes in document["english"].items():
-        if isinstance(codes, int):
-            english[key] = ((places[codes], True) if codes >= 0 else (places[~codes], False),)
-        else:
-            english[key] = tuple((places[i], True) if i >= 0 else (places[~i], False) for i in codes)
-    return _Index(english, {name: places[i] for name, i in document["chinese"].items()})
-
-
-@cache
-def _index() -> _Index:
-    return _load(json.loads(gzip.decompress(DATA.read_bytes())))
-
-
 def _spans(text: str, index: _Index) -> list[_Span]:
     """Runs of words that are a name in the index, the longest at each word, left to right, never overlapping."""
     words = list(_WORD.finditer(text))
@@ -160,7 +176,7 @@ def _spans(text: str, index: _Index) -> list[_Span]:
             if any(not re.fullmatch(r"[ .\-]+", text[a.end() : b.start()]) for a, b in pairwise(run)):
                 continue
             key = _fold(" ".join(w.group() for w in run))
-            if key in index.english:
+            if index.has(key):
                 spans.append(_Span(run[0].start(), run[-1].end(), text[run[0].start() : run[-1].end()], key))
                 i += n
                 break
@@ -183,7 +199,7 @@ def _pick(span: _Span, index: _Index, *, context: bool, alone: bool) -> Place | 
     if span.key in NOT_PLACES:
         return None
     capitalised = span.text[0].isupper()
-    place, own = index.english[span.key][0]
+    place, own = index.english(span.key)[0]
     if alone or (capitalised and context):
         return place
     if not own:
@@ -205,7 +221,7 @@ def _english(text: str, index: _Index) -> list[tuple[_Span, Place]]:
     # capitalised names beside each other are a list of places ("Lisboa and Roma"), unless words ("Orange and Mango")
     named = [s.text[0].isupper() and s.key not in STOP_WORDS for s in spans]
     # names typed in lower case in a list of names ("tokyo, osaka and sapporo"): each is beside another name
-    listed = [s.key not in STOP_WORDS and index.english[s.key][0][1] for s in spans]
+    listed = [s.key not in STOP_WORDS and index.english(s.key)[0][1] for s in spans]
     context = [
         _after_preposition(text, s.start)
         or (named[i] and beside(i, named))
@@ -226,12 +242,12 @@ def _english(text: str, index: _Index) -> list[tuple[_Span, Place]]:
 
 def _chinese(text: str, index: _Index) -> list[tuple[int, int, Place]]:
     found: list[tuple[int, int, Place]] = []
-    longest = max(map(len, index.chinese), default=0)
+    longest = index.longest_chinese
     for run in _HAN.finditer(text):
         i = run.start()
         while i < run.end():
             for n in range(min(longest, run.end() - i), 1, -1):
-                place = index.chinese.get(text[i : i + n])
+                place = index.chinese(text[i : i + n])
                 if place is not None:
                     found.append((i, i + n, place))
                     i += n
@@ -257,8 +273,8 @@ def resolve(name: str) -> Place | None:
     index = _index()
     name = name.strip()
     if _HAN.fullmatch(name):
-        return index.chinese.get(name) or index.chinese.get(name.removesuffix("市"))
-    entries = index.english.get(_fold(name))
+        return index.chinese(name) or index.chinese(name.removesuffix("市"))
+    entries = index.english(_fold(name))
     return entries[0][0] if entries else None
 
 
@@ -307,7 +323,7 @@ def place_like(text: str) -> list[str]:
     items = sorted([(a, b, False) for a, b in runs] + [(s.start, s.end, True) for s, _ in found])
     unknown = []
     for i, (start, end, known) in enumerate(items):
-        if known or _fold(text[start:end]) in index.english:  # found, or a place named as a word ("Nice and Reading")
+        if known or index.has(_fold(text[start:end])):  # found, or a place named as a word ("Nice and Reading")
             continue
         beside = (i > 0 and _joined(text, items[i - 1][1], start)) or (
             i + 1 < len(items) and _joined(text, end, items[i + 1][0])
