@@ -34,6 +34,8 @@ from toolgen.knowledge.base import DATA, library, load
         # with no tool's name before them, when every one is worded as an attribute (a heading's word: 进价, 库存)
         ("二手书摊的书 进价 售价 库存", ["进价", "售价", "库存"]),
         ("鞋柜里的鞋 按季节 颜色 尺码", ["按季节", "颜色", "尺码"]),
+        # joined by +
+        ("想去的咖啡馆都记下来，城市+店名+招牌", ["城市", "店名", "招牌"]),
     ],
 )
 def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[str]) -> None:
@@ -52,6 +54,7 @@ def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[s
         "weekly review with my manager and the team",
         "周末 杭州 苏州 天气",  # places, spaced
         "晚饭 想吃 火锅 烧烤",  # things to choose between, spaced
+        "每天算一下3+5+8一共多少",  # a sum of numbers
     ],
 )
 def test_tasks_values_and_things_are_not_attributes(text: str) -> None:

@@ -94,6 +94,33 @@ def test_a_named_kind_is_what_the_head_says_not_a_word_of_a_field_after_it() -> 
     assert classify("which of these is sunniest this weekend: Lisbon, Madrid and Rome").archetype == "weather_ranking"
 
 
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        # water and hydration are a baker's percentage's inputs, not water drunk
+        ("bakers percentage calc, flour and hydration in, how much water out", "bakers_percentage"),
+        ("pizza dough calculator: 1 kg flour at 65% hydration, tell me the water and salt", "bakers_percentage"),
+    ],
+)
+def test_a_named_kind_named_only_by_a_subjects_fields_is_that_subject(text: str, subject: str) -> None:
+    intent = classify(text)
+    assert intent.archetype == subject
+    assert intent.confidence >= 0.6  # the kind's words were the subject's: no rival left
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("log how much water I drink", "water_tracker"),
+        ("check if I have a healthy weight", "bmi_calculator"),  # weight names the subject: it stays a word
+        ("给我做一个考研复习时间表", "focus_planner"),  # 时间 of 时间表 is the timetable's, not a study plan's time
+        ("搬家要办的事项清单", "todo_list"),  # a subject of the kind's own shape is a kind of it
+    ],
+)
+def test_a_named_kind_with_words_of_its_own_stays(text: str, kind: str) -> None:
+    assert classify(text).archetype == kind
+
+
 def test_a_listed_measure_no_field_has_becomes_a_number_of_the_log() -> None:
     tool = Tool("log my aquarium water with phosphate and silicate readings, and a monthly summary")
     fields = tool.fields

@@ -118,7 +118,9 @@ def _accepted(items: list[str], *, spaced: bool = False, headings: bool = False)
 _EN_SPACED = re.compile(
     r"^\s*((?:[a-z]+\s){0,3}?(?:log|journal|diary|tracker|logbook))\s+([a-z]+(?:\s[a-z]+){2,7})\s*$", re.IGNORECASE
 )
-_ZH_RUN = re.compile(r"[^，,。；;！!？?\s:：]+(?:、[^，,。；;！!？?\s:：、]+)+")
+# joined by 、 or by + ("城市+店名+招牌菜"), never a sum of numbers ("3+5")
+_ZH_RUN = re.compile(r"[^，,。；;！!？?\s:：+＋]+(?:(?:、|(?<!\d)[+＋](?!\d))[^，,。；;！!？?\s:：、+＋]+)+")
+_ZH_JOINT = re.compile(r"、|[+＋]")
 _EN_AFTER = re.compile(r"(?:\s[-—–]\s|[:：]|\bw/\s?|\bwith\s(?:a\s|the\s)?|\bincluding\s|\b(?:log|track|record)\s)")
 
 
@@ -135,15 +137,14 @@ def listing(text: str) -> list[str]:
 def runs(text: str) -> list[str]:
     """The attributes a request lists for each row, in its order; [] when it lists none."""
     for m in _ZH_RUN.finditer(text):
-        run = m.group(0)
-        last = run.rsplit("、", 1)[1]  # "单词、意思和例句", but not inside a word ("口感柔和度", "及格没")
+        *head, last = _ZH_JOINT.split(m.group(0))  # "单词、意思和例句", but not inside a word ("口感柔和度", "及格没")
         tail = [last]
         for joint in re.finditer(r"以及|还有|和|及", last):
             before, after = last[: joint.start()], last[joint.end() :]
             if len(before) >= 2 and len(after) >= 2:
                 tail = [before, after]
                 break
-        items = _accepted([*run.split("、")[:-1], *tail])
+        items = _accepted([*head, *tail])
         if items:
             return items
     if _HAN.search(text) and re.search(r"\S\s+\S", text) and not re.search(r"[，,、。；;]", text):

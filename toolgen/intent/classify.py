@@ -366,6 +366,9 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
         and NAMED_SHAPES[top_name] != reading.subject.shape
         and re.search(rf"\b{top_name.replace('_', '[ -]?')}s?\b", text, re.IGNORECASE) is not None
     )
+    fielded = _named_by_its_fields(text, top_name, top) if named and not said_outright and not settles else None
+    if fielded is not None:  # the kind's rival is what is left of it once the subject's fields are blanked
+        return _of_subject(text, lang, *fielded, confidence)
     if (
         reading.subject is not None
         and not settles
@@ -417,6 +420,64 @@ _PER_DAY = re.compile(
 
 # Shapes a tool can be guessed in for a subject the knowledge base does not know (a formula cannot be guessed).
 GUESSABLE = ("log", "collection", "schedule", "dates")
+
+
+SUBJECT_NAMED = 2.5  # a subject's score when one of its own words names it (less: a part of a word, a noun)
+
+
+@cache
+def _fields_words(sid: str) -> re.Pattern[str] | None:
+    """The words a subject's fields and inputs are labelled by in both languages ("Hydration (water, % of flour)":
+    hydration, water), as one pattern, longest first."""
+    lib = library()
+    subject = lib.subjects[sid]
+    words: set[str] = set()
+    for f in [*lib.fields_of(subject), *lib.inputs_of(subject)]:
+        en = f.label.en.lower()
+        words |= {f.name.replace("_", " "), re.split(r"\s*\(", en)[0], re.split(r"[（(]", f.label.zh)[0]}
+        words |= {w.strip() for inside in re.findall(r"\(([^)]*)\)", en) for w in inside.split(",")}
+    words = {w for w in words if len(w) >= 2 and not re.search(r"[%\d]", w)}
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    return re.compile(rf"(?<![a-z])(?:{alternatives})(?![a-z])", re.IGNORECASE)
+
+
+def _blank(text: str, words: re.Pattern[str], own: tuple[int, int], cues: list[tuple[int, int]]) -> str:
+    """The text with the words blanked, but for those within ``own`` and those inside a longer cue."""
+
+    def kept(m: re.Match[str]) -> bool:
+        inside = any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in cues)
+        return inside or (own[0] <= m.start() and m.end() <= own[1])
+
+    return words.sub(lambda m: m.group() if kept(m) else " " * len(m.group()), text)
+
+
+def _cue_spans(name: str, text: str) -> list[tuple[int, int]]:
+    """Where the kind's own cues stand in the text."""
+    arch = BY_NAME[name]
+    folded = unicodedata.normalize("NFKC", text)
+    found = [m.span() for p, _ in arch.en for m in _compiled(p).finditer(folded)]
+    return found + [m.span() for cue, _ in arch.zh for m in zh_cue(cue).finditer(text) if m.end() > m.start()]
+
+
+def _named_by_its_fields(text: str, name: str, top: float) -> tuple[Subject, float, float] | None:
+    """A subject the request names, when what named the kind is only its fields' words: with them blanked the kind
+    scores below the subject ("baker's percentage: flour weight and hydration % -> how much water" is a baker's
+    percentage, whose inputs are the flour and the water, not a log of water drunk). With the subject, its score
+    and the kind's score left once the fields are blanked."""
+    for subject, score, word in find_subjects(text)[:3]:
+        words = _fields_words(subject.id) if score >= SUBJECT_NAMED else None
+        if words is None or score > top or subject.shape == NAMED_SHAPES[name]:
+            continue  # a subject of the kind's own shape is a kind of it (moving's checklist is a to-do list)
+        # the word that names the subject stays ("a healthy weight": weight is the subject, and a weight's field),
+        # and a field's word inside a longer word of the kind's ("时间" in "时间表": the timetable's, not a time)
+        at = text.lower().find(word.lower())
+        blanked = _blank(text, words, (at, at + len(word)) if at >= 0 else (0, 0), _cue_spans(name, text))
+        left = scores(blanked)[name] if blanked != text else top
+        if left < score:
+            return subject, score, left
+    return None
 
 
 def _of_subject(
