@@ -65,13 +65,14 @@ CORPUS4 = TESTS / "actions" / "corpus4.jsonl"
 # A fifth, for actions asked softly, without a command's verb ("any chance you could unlock the front door for the
 # cleaner", "直接帮我把这个月的电费交了") across every kind, and tools worded with an action's words ("a log of when I
 # charge the car"); written after blind6 was read, from a brief alone. 300 were written; the 47 near a blind part's
-# requests or a test's (Jaccard 0.3; 0.2 for tests/unit/test_actions.py's, whose wordings the brief came near) dropped.
+# requests or a test's (Jaccard 0.3; 0.2 for tests/unit/test_actions.py's, whose wordings the brief came near) dropped,
+# and 3 more near blind7's before it was read (8 of corpus3 too).
 CORPUS5 = TESTS / "actions" / "corpus5.jsonl"
 VAGUE = TESTS / "actions" / "vague.jsonl"
 BREADTH = TESTS / "breadth"
 INTENTS = TESTS / "intents.jsonl"
 # The blind breadth part is kept apart from all tuning: no loader here opens it, and it must never be added.
-BLIND = frozenset({"model1", "blind2", "blind3", "blind4", "blind5", "blind6"})
+BLIND = frozenset({"model1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"})
 # The corpus's categories as the platform's refusal ids (words.json "actions" gives each its reason).
 KIND_OF = {"call": "message", "chat": "out_of_scope", "homework": "out_of_scope", "finance_advice": "investment"}
 C_ACTION = 64.0  # inverse regularisation of the action model (chosen on held-out folds among 1 to 256)
