@@ -36,9 +36,12 @@ def test_the_shipped_weights_are_what_the_data_gives() -> None:
         assert 0 < shipped["threshold"][language]["wary"] <= shipped["threshold"][language]["read"]
 
 
+BLIND_PARTS = ("model1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7")
+
+
 def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
-    assert {"model1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"} <= build_actions.BLIND
-    assert not {"model1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"} & set(build_actions.breadth_parts())
+    assert set(BLIND_PARTS) <= build_actions.BLIND
+    assert not set(BLIND_PARTS) & set(build_actions.breadth_parts())
     assert set(build_actions.breadth_parts()) >= {"dev", "holdout", "dev2", "fresh7"}
     shipped = actions.decode(actions.MODEL.read_bytes())
     assert not any("model1" in source for source in shipped["data"]["sources"])
@@ -51,7 +54,7 @@ def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
     ]
     blind = [
         json.loads(line)["text"]
-        for part in ("model1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7")
+        for part in BLIND_PARTS
         for line in (build_actions.BREADTH / f"{part}.jsonl").read_text().splitlines()
     ]
 

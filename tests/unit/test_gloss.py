@@ -92,6 +92,19 @@ def test_a_question_of_the_form_a_not_a_is_the_word_asked_about() -> None:
     assert gloss.english("要不要发票") == gloss.english("发票") == "invoice"
 
 
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("用的哪本书", "book"),  # a question's words, then the one-character noun it asks about
+        ("去的哪家店", "shop"),
+        ("吃得满不满意", "satisfied"),  # a verb and a particle before the word asked about
+        ("稀的还是干的", None),  # a choice between two words is no name
+    ],
+)
+def test_a_question_is_named_by_what_it_ends_in(phrase: str, name: str | None) -> None:
+    assert gloss.english(phrase) == name
+
+
 def test_a_composed_chinese_tool_names_its_guessed_fields_in_english() -> None:
     text = "海钓记录：去了哪、天气怎样、潮汐、钓到什么鱼"
     intent = classify(text)

@@ -121,6 +121,19 @@ def test_a_named_kind_with_words_of_its_own_stays(text: str, kind: str) -> None:
     assert classify(text).archetype == kind
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "周末摆摊卖烤红薯 想每天记一下卖了多少个 花了多少 挣了多少 还有那天天气 看看啥天气好卖",
+        "每天记一下卖了多少根 成本多少 还有天气",
+    ],
+)
+def test_the_weather_among_the_things_a_log_records_is_a_field_not_a_forecast(text: str) -> None:
+    tool = Tool(text)
+    assert tool.intent.archetype == "sales_log"
+    assert any("weather" in name for name in tool.fields)
+
+
 def test_a_listed_measure_no_field_has_becomes_a_number_of_the_log() -> None:
     tool = Tool("log my aquarium water with phosphate and silicate readings, and a monthly summary")
     fields = tool.fields

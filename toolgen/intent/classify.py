@@ -334,6 +334,16 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
         and order(text) is None
         and _RANKED.search(text) is None
     )
+    # a lookup's words in a request to write things down, naming no place: the weather is one of the things it
+    # records ("每天记一下卖了多少、成本多少、还有当天天气": a stall's sales log with the day's weather)
+    looked_up_in_a_record = (
+        reading.subject is not None
+        and reading.subject.shape in ("log", "collection")
+        and NAMED_SHAPES[top_name] == "lookup"
+        and _RECORDED.search(text) is not None
+        and not find_cities(text)
+        and len(asked(text)) >= 2
+    )
     # a request that asks who pays whom ("最后算谁给谁转多少") is settling up, whatever its costs' subject (fuel)
     settles = top_name == "expense_splitter" and named and _SETTLE.search(text) is not None
     # "how long until my card is paid off": a countdown counts to a date; with none given, a formula's subject
@@ -380,6 +390,7 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
             or one_place
             or day_by_day
             or no_date
+            or looked_up_in_a_record
         )
     ):
         return _of_subject(text, lang, reading.subject, subject_score, top, confidence)

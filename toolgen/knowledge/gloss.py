@@ -122,12 +122,20 @@ def english(phrase: str) -> str | None:
             names.append(run.lower())
             continue
         headings, fields = field_gloss(), field_words()
+        head = None
         for word in words(run):
             gloss = headings.get(word) or fields.get(word) or known.get(word)
+            head = None
             if len(word) >= 2 and word not in QUESTION_WORDS and gloss:
                 names.append(gloss)
+                head = gloss
+            elif word in ONE_CHARACTER_NOUNS:
+                head = ONE_CHARACTER_NOUNS[word]
+                loose += 1
             elif len(word) == 1 and gloss and word not in QUESTION_WORDS:
                 loose += 1
+    if loose > 1 and head is not None:  # a question's words, then what it asks about ("穿的哪双鞋": shoes)
+        return head
     if not names or loose > 1:
         return None
     name = " ".join(dict.fromkeys(names))
