@@ -673,6 +673,31 @@ def test_a_ranking_word_keeps_several_places_a_ranking_even_read_day_by_day() ->
     assert classify("will it rain each day this week in Beijing, Shanghai and Guangzhou").archetype == "rain_forecast"
 
 
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("孩子的课外书想整理成一个清单，看完的打勾", None),  # 孩子的课 runs on into 课外书: no child's class
+        ("孩子的课外班 每周几上课 学费多少", "kids_classes"),
+        ("去健身房练腿，记一下每个动作几组", "workout"),  # 健身房: a suffix the word keeps its sense in
+        ("家里东西放哪儿记一下", "item_locations"),  # 哪儿 is 哪
+    ],
+)
+def test_a_subjects_chinese_word_is_not_read_where_its_last_character_begins_a_longer_word(
+    text: str, subject: str | None
+) -> None:
+    assert subject == (read(text).subject.id if read(text).subject else None)
+
+
+@pytest.mark.parametrize(
+    "text", ["sunrise and sunset for the next couple of weeks, for my evening walks", "未来两周的日出日落时间"]
+)
+def test_a_forecast_asked_over_weeks_is_read_day_by_day(text: str) -> None:
+    intent = classify(text)
+    assert intent.archetype == "sun_times" and intent.slots["per_day"] is True
+    fetch = next(op for op in Tool(text).program.operations if op.kind == "fetch")
+    assert "date" in fetch.fields and "city" in fetch.fields  # a row per day and place
+
+
 # --- a named kind said outright, or shown by what the sentence lists ------------------------------------------------
 
 

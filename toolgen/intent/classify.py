@@ -423,8 +423,8 @@ _RANKED = re.compile(
 # A forecast read day by day, for every place it names ("每天会不会下雨", "for the next few days").
 _PER_DAY = re.compile(
     r"\b(each|every|per) day\b|\bday by day\b|\bdaily\b|\b(next|coming) (few|couple of|\d+|two|three|five|seven) "
-    r"days\b|\bfor the (next|coming) week\b"
-    r"|每天|每日|逐日|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天",
+    r"days\b|\bfor the (next|coming) week\b|\b(next|coming) (few|couple of|\d+|two|three) weeks\b"
+    r"|每天|每日|逐日|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天|未来(几|两|[\d一二三])周|接下来(几|两)周",
     re.IGNORECASE,
 )
 

@@ -21,6 +21,7 @@ from typing import Any
 from toolgen.intent.asked import asked
 from toolgen.intent.subjects import likelihoods
 from toolgen.knowledge.base import DATA, SHAPES, Subject, library
+from toolgen.knowledge.gloss import glossary
 from toolgen.knowledge.loading import read_json
 from toolgen.reading import reader
 
@@ -128,16 +129,42 @@ def _english_words(text: str, en: dict[str, str]) -> Iterator[str]:
 
 
 def _chinese_words(text: str, zh: dict[str, str], longest: int) -> Iterator[str]:
-    """The Chinese subject words in ``text``, the longest at each place, left to right without overlaps."""
+    """The Chinese subject words in ``text``, the longest at each place, left to right without overlaps; not one
+    whose last word begins a longer word of the text ("孩子的课" in "孩子的课外书": the books are extracurricular)."""
     i, n = 0, len(text)
     while i < n:
         for size in range(min(longest, n - i), 0, -1):
-            if text[i : i + size] in zh:
+            if text[i : i + size] in zh and not _runs_on(text, i, i + size):
                 yield text[i : i + size]
                 i += size
                 break
         else:
             i += 1
+
+
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+MAX_WORD = 6  # the longest dictionary word looked for where a subject's word may run on
+
+
+def _runs_on(text: str, start: int, end: int) -> bool:
+    """Whether the last word of text[start:end] (cut longest first by the dictionary) is one character that, read in
+    the whole text, begins a longer word running on past ``end``."""
+    if end >= len(text) or text[end] == "儿" or not _HAN_CHAR.match(text, end):
+        return False
+    words = glossary()
+    if not any(text[end - 1 : k] in words for k in range(end + 1, min(end - 1 + MAX_WORD, len(text)) + 1)):
+        return False  # its last character begins no longer word
+    at = start
+    while at < end:  # the words of the match, longest first: where its last one begins
+        size = next((k for k in range(min(end - at, MAX_WORD), 1, -1) if text[at : at + k] in words), 1)
+        if at + size >= end:
+            break
+        at += size
+    # a last word of one character bound to what follows (课 of 课外), not a word that a suffix follows (健身房 is a
+    # place to work out, 哪儿 is 哪)
+    if end - at > 1:
+        return False
+    return any(text[at:k] in words for k in range(end + 1, min(at + MAX_WORD, len(text)) + 1))
 
 
 @reader
