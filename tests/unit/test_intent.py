@@ -69,6 +69,9 @@ def test_homework_a_child_does_is_something_to_log_not_homework_asked_of_toolgen
         ("每个月10号自动帮我交房租", "payment"),  # paying automatically is paying
         ("帮我记一下哪几张卡开了自动还款", None),  # 自动还款 as a thing to record
         ("水费燃气费每个月交了多少，记一下", None),  # what was paid, asked of a log
+        ("what is the answer to problem 7 on my geometry homework", "out_of_scope"),  # homework answered by toolgen
+        ("solve these equations from my worksheet: x + 4 = 9", "out_of_scope"),
+        ("log my son's homework: subject, due date, answers checked or not", None),  # a child's homework to log
     ],
 )
 def test_an_action_asked_of_toolgen_is_refused_the_same_words_in_a_tool_are_not(prompt, refusal):

@@ -405,6 +405,9 @@ OUT_OF_SCOPE = Archetype(
         ('order (me )?(a |some )?(pizza|food|uber)', 4), ('^(please )?(send|text|email|call|message|phone) ', 3),
         ('translate', 4), ('hack', 4), ('(tell|make) me a joke', 4), ('meaning of life', 4),
         ('(who|what) (is|was|are) (the )?(president|capital)', 4), ('summari[sz]e', 3), ('do my homework', 4),
+        # homework answered by toolgen, not a child's homework to log ("log my son's homework and whether it's done")
+        ("(solve|(what'?s|what is|give me|tell me) the answers? (to|for|of)) .{0,40}"
+         '(homework|equations?|problems?|worksheet|quiz|exercises?)', 4),
         ('(pay|transfer) (my )?\\$?\\d*', 2.5), ('stock (price|tips?)', 3), ('invest(ing|ment)?', 2),
         ('(fix|repair) my', 3), ('sing', 2), ('draw (me )?a', 3), ('passport|visa', 2),
         ('^(please )?(can you |could you )?renew ', 3), ('renew (my |the |our )?\\S+( \\S+)? for (me|us)', 4),
