@@ -36,6 +36,15 @@ from toolgen.knowledge.base import DATA, library, load
         ("鞋柜里的鞋 按季节 颜色 尺码", ["按季节", "颜色", "尺码"]),
         # joined by +
         ("想去的咖啡馆都记下来，城市+店名+招牌", ["城市", "店名", "招牌"]),
+        # an item's examples in brackets are no items, "# of" counts; a list as a sentence of its own
+        (
+            "fabric stash — fabric type, colour (solid/print), width, # of yards",
+            ["fabric type", "colour", "width", "number of yards"],
+        ),
+        (
+            "my girl has dozens of jigsaw puzzles, some lost pieces. puzzle name, piece count, brand, complete or not",
+            ["puzzle name", "piece count", "brand", "complete or not"],
+        ),
     ],
 )
 def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[str]) -> None:
@@ -55,6 +64,7 @@ def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[s
         "周末 杭州 苏州 天气",  # places, spaced
         "晚饭 想吃 火锅 烧烤",  # things to choose between, spaced
         "每天算一下3+5+8一共多少",  # a sum of numbers
+        "I went to the market today. bought apples, pears and milk",  # things, after a sentence
     ],
 )
 def test_tasks_values_and_things_are_not_attributes(text: str) -> None:

@@ -57,7 +57,8 @@ _TOOL_NOUN = re.compile(
 
 def _attribute(item: str) -> bool:
     """Whether an item is worded as an attribute of a row: a field the library knows, a field's noun, a question."""
-    return bool(_ATTRIBUTE_NOUN.search(item) or requested_fields(item) or asked(item))
+    counted = re.sub(r"^number of\b", "how many", item)  # "number of skeins" asks how many, as "how many skeins"
+    return bool(_ATTRIBUTE_NOUN.search(item) or requested_fields(item) or asked(counted))
 
 
 def _heading(item: str) -> bool:
@@ -89,7 +90,8 @@ def _clean(item: str) -> str:
             after = item.rsplit("的", 1)[1]
             item = after if len(after) >= 2 else item
         return _ZH_STRIP.sub("", item).strip()
-    return _EN_STRIP.sub("", without_scale(item.lower())).strip()
+    item = re.sub(r"^(?:#|no\.)\s*of\b", "number of", item.lower())  # "# of skeins": how many skeins
+    return _EN_STRIP.sub("", without_scale(item)).strip()
 
 
 @reader
@@ -121,7 +123,12 @@ _EN_SPACED = re.compile(
 # joined by 、 or by + ("城市+店名+招牌菜"), never a sum of numbers ("3+5")
 _ZH_RUN = re.compile(r"[^，,。；;！!？?\s:：+＋]+(?:(?:、|(?<!\d)[+＋](?!\d))[^，,。；;！!？?\s:：、+＋]+)+")
 _ZH_JOINT = re.compile(r"、|[+＋]")
-_EN_AFTER = re.compile(r"(?:\s[-—–]\s|[:：]|\bw/\s?|\bwith\s(?:a\s|the\s)?|\bincluding\s|\b(?:log|track|record)\s)")
+# what a list of attributes follows: a dash, a colon, "with", a verb of keeping, or the sentence before it ("... half
+# are missing pieces. set number, name, piece count")
+_EN_AFTER = re.compile(
+    r"(?:\s[-—–]\s|[:：]|\bw/\s?|\bwith\s(?:a\s|the\s)?|\bincluding\s|\b(?:log|track|record)\s|[.!?]\s)"
+)
+_ASIDE = re.compile(r"\s*\([^()]*\)")  # "weight (dk/worsted/etc)": examples of an item, not items
 
 
 @reader
@@ -158,7 +165,7 @@ def runs(text: str) -> list[str]:
             return items
     if not _HAN.search(text):
         for m in _EN_AFTER.finditer(text):
-            clause = re.split(r"[.;!?\n]|\s[-—–]\s", text[m.end() :])[0]
+            clause = _ASIDE.sub("", re.split(r"[.;!?\n]|\s[-—–]\s", text[m.end() :])[0])
             parts = re.split(r"\s*,\s*|\s+(?:and|&|\+)\s+|\s*/\s*", clause)
             if len(parts) >= 2:
                 items = _accepted(parts)
