@@ -267,9 +267,19 @@ def test_a_bill_split_by_days_at_home_and_a_repair_by_each_households_area():
     assert op.inputs["total"].default == 38000 and op.inputs["area_1"].label.endswith("第1户")
 
 
+def test_a_stay_some_were_at_for_part_of_is_split_by_days() -> None:
+    # some of the party there for part of the stay: the nights each was there weigh the shares
+    lodge = Tool("split the beach house between 6 of us, 2 people only stayed for 3 of the 7 nights")
+    assert "days_1" in lodge.program.operation("splitByWeight").inputs
+    trip = Tool("出去玩的费用五个人AA，有两个人只来了两天")
+    assert "days_1" in trip.program.operation("splitByWeight").inputs
+
+
 def test_an_even_split_has_no_proportional_part():
     plain = Tool("split the dinner bill evenly between me and 3 friends")
     assert all(op.id != "splitByWeight" for op in plain.program.operations)
+    stayed = Tool("we stayed for 3 nights in Rome, split the hotel between the 4 of us")  # everyone there throughout
+    assert all(op.id != "splitByWeight" for op in stayed.program.operations)
 
 
 @pytest.mark.parametrize(
