@@ -61,6 +61,9 @@ class Tool:
         ("remind me of my friends' birthdays and show how many days are left", "birthdays", "dates"),
         ("a list of gift ideas for each family member", "gift_ideas", "collection"),
         ("track my baby's feeding times and amounts", "baby_feeding", "log"),
+        # a loan's words, but what is asked is paying some of it early (the subject's patterns)
+        ("车贷提前还五万划算吗，能省多少利息", "loan_prepayment", "calculator"),
+        ("calculator for paying off the car loan early: balance, rate, extra", "loan_prepayment", "calculator"),
     ],
 )
 def test_everyday_requests_outside_the_named_kinds_read_as_a_subject(text: str, subject: str, shape: str):
