@@ -116,13 +116,13 @@ def english(phrase: str) -> str | None:
     known = glossary()
     names: list[str] = []
     loose = 0  # characters no word of two or more covers: a fragment of a sentence, not a name
+    head = None  # the English of the phrase's last word, when it names something
     phrase = re.sub(r"([\u4e00-\u9fff])[不没]\1", r"\1", phrase)  # 来不来, 拼没拼, 适不适合: the word asked about
     for run in re.findall(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9.]*", phrase):
         if not re.match(r"[\u4e00-\u9fff]", run):
             names.append(run.lower())
             continue
         headings, fields = field_gloss(), field_words()
-        head = None
         for word in words(run):
             gloss = headings.get(word) or fields.get(word) or known.get(word)
             head = None
