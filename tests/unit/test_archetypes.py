@@ -280,6 +280,8 @@ def test_an_even_split_has_no_proportional_part():
     assert all(op.id != "splitByWeight" for op in plain.program.operations)
     stayed = Tool("we stayed for 3 nights in Rome, split the hotel between the 4 of us")  # everyone there throughout
     assert all(op.id != "splitByWeight" for op in stayed.program.operations)
+    drinks = Tool("split the bar tab between 5 of us, Tom only came for 2 drinks")  # part of it, but no days
+    assert all(op.id != "splitByWeight" for op in drinks.program.operations)
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,9 @@ from toolgen.knowledge.base import DATA, library, load
         ("鞋柜里的鞋 按季节 颜色 尺码", ["按季节", "颜色", "尺码"]),
         # joined by +
         ("想去的咖啡馆都记下来，城市+店名+招牌", ["城市", "店名", "招牌"]),
-        # an item's examples in brackets are no items, "# of" counts; a list as a sentence of its own
+        # an item's examples in brackets are no items, "# of" counts; a list as a sentence of its own, not after an
+        # abbreviation's full stop
+        ("track my workouts (e.g. squats, bench, deadlift) with sets and reps", ["sets", "reps"]),
         (
             "fabric stash — fabric type, colour (solid/print), width, # of yards",
             ["fabric type", "colour", "width", "number of yards"],

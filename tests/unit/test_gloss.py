@@ -99,6 +99,8 @@ def test_a_question_of_the_form_a_not_a_is_the_word_asked_about() -> None:
         ("去的哪家店", "shop"),
         ("吃得满不满意", "satisfied"),  # a verb and a particle before the word asked about
         ("稀的还是干的", None),  # a choice between two words is no name
+        ("他在哪里上班", None),  # a question's last word that is no noun and no yes-or-no question's word
+        ("谁去接的孩子", None),
     ],
 )
 def test_a_question_is_named_by_what_it_ends_in(phrase: str, name: str | None) -> None:

@@ -115,6 +115,8 @@ def test_a_named_kind_named_only_by_a_subjects_fields_is_that_subject(text: str,
         ("check if I have a healthy weight", "bmi_calculator"),  # weight names the subject: it stays a word
         ("给我做一个考研复习时间表", "focus_planner"),  # 时间 of 时间表 is the timetable's, not a study plan's time
         ("搬家要办的事项清单", "todo_list"),  # a subject of the kind's own shape is a kind of it
+        # a lookup reads what the subject does not, though the subject has a weather field
+        ("what's the weather going to be for my camping trip in Moab this weekend", "weather_ranking"),
     ],
 )
 def test_a_named_kind_with_words_of_its_own_stays(text: str, kind: str) -> None:
@@ -680,6 +682,8 @@ def test_a_ranking_word_keeps_several_places_a_ranking_even_read_day_by_day() ->
         ("孩子的课外班 每周几上课 学费多少", "kids_classes"),
         ("去健身房练腿，记一下每个动作几组", "workout"),  # 健身房: a suffix the word keeps its sense in
         ("家里东西放哪儿记一下", "item_locations"),  # 哪儿 is 哪
+        ("徒步带多少水合适", "trail_water"),  # 水 + 合适, though 水合 is a word: the word after reads longer
+        ("桶装水费用记录", "bottled_water"),
     ],
 )
 def test_a_subjects_chinese_word_is_not_read_where_its_last_character_begins_a_longer_word(

@@ -90,7 +90,7 @@ def _clean(item: str) -> str:
             after = item.rsplit("的", 1)[1]
             item = after if len(after) >= 2 else item
         return _ZH_STRIP.sub("", item).strip()
-    item = re.sub(r"^(?:#|no\.)\s*of\b", "number of", item.lower())  # "# of skeins": how many skeins
+    item = re.sub(r"^#\s*of\b", "number of", item.lower())  # "# of skeins": how many skeins
     return _EN_STRIP.sub("", without_scale(item)).strip()
 
 
@@ -126,7 +126,8 @@ _ZH_JOINT = re.compile(r"、|[+＋]")
 # what a list of attributes follows: a dash, a colon, "with", a verb of keeping, or the sentence before it ("... half
 # are missing pieces. set number, name, piece count")
 _EN_AFTER = re.compile(
-    r"(?:\s[-—–]\s|[:：]|\bw/\s?|\bwith\s(?:a\s|the\s)?|\bincluding\s|\b(?:log|track|record)\s|[.!?]\s)"
+    r"(?:\s[-—–]\s|[:：]|\bw/\s?|\bwith\s(?:a\s|the\s)?|\bincluding\s|\b(?:log|track|record)\s"
+    r"|(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bno)(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)[.!?]\s)"
 )
 _ASIDE = re.compile(r"\s*\([^()]*\)")  # "weight (dk/worsted/etc)": examples of an item, not items
 

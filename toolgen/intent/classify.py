@@ -479,8 +479,10 @@ def _named_by_its_fields(text: str, name: str, top: float) -> tuple[Subject, flo
     and the kind's score left once the fields are blanked."""
     for subject, score, word in find_subjects(text)[:3]:
         words = _fields_words(subject.id) if score >= SUBJECT_NAMED else None
-        if words is None or score > top or subject.shape == NAMED_SHAPES[name]:
-            continue  # a subject of the kind's own shape is a kind of it (moving's checklist is a to-do list)
+        if words is None or score > top or subject.shape == NAMED_SHAPES[name] or NAMED_SHAPES[name] == "lookup":
+            # a subject of the kind's own shape is a kind of it (moving's checklist is a to-do list); a lookup's
+            # words read what the subject does not ("the weather for my camping trip in Moab": a forecast)
+            continue
         # the word that names the subject stays ("a healthy weight": weight is the subject, and a weight's field),
         # and a field's word inside a longer word of the kind's ("时间" in "时间表": the timetable's, not a time)
         at = text.lower().find(word.lower())

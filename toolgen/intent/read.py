@@ -148,7 +148,7 @@ MAX_WORD = 6  # the longest dictionary word looked for where a subject's word ma
 
 def _runs_on(text: str, start: int, end: int) -> bool:
     """Whether the last word of text[start:end] (cut longest first by the dictionary) is one character that, read in
-    the whole text, begins a longer word running on past ``end``."""
+    the whole text, begins a longer word running on past ``end``, longer than the word that begins at ``end``."""
     if end >= len(text) or text[end] == "儿" or not _HAN_CHAR.match(text, end):
         return False
     words = glossary()
@@ -161,10 +161,17 @@ def _runs_on(text: str, start: int, end: int) -> bool:
             break
         at += size
     # a last word of one character bound to what follows (课 of 课外), not a word that a suffix follows (健身房 is a
-    # place to work out, 哪儿 is 哪)
+    # place to work out, 哪儿 is 哪), and only where that binding reads longer than the word that begins after the
+    # match ("水合适" is 水 + 合适, though 水合 is a word)
     if end - at > 1:
         return False
-    return any(text[at:k] in words for k in range(end + 1, min(at + MAX_WORD, len(text)) + 1))
+    crossing = max(
+        (k - at for k in range(end + 1, min(at + MAX_WORD, len(text)) + 1) if text[at:k] in words), default=0
+    )
+    following = max(
+        (k - end for k in range(end + 2, min(end + MAX_WORD, len(text)) + 1) if text[end:k] in words), default=1
+    )
+    return crossing > following
 
 
 @reader

@@ -116,7 +116,8 @@ def english(phrase: str) -> str | None:
     known = glossary()
     names: list[str] = []
     loose = 0  # characters no word of two or more covers: a fragment of a sentence, not a name
-    head = None  # the English of the phrase's last word, when it names something
+    head = None  # the English of the phrase's last word, when it is what the question asks about
+    yes_or_no = re.search(r"([\u4e00-\u9fff])[不没]\1", phrase) is not None
     phrase = re.sub(r"([\u4e00-\u9fff])[不没]\1", r"\1", phrase)  # 来不来, 拼没拼, 适不适合: the word asked about
     for run in re.findall(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9.]*", phrase):
         if not re.match(r"[\u4e00-\u9fff]", run):
@@ -128,8 +129,8 @@ def english(phrase: str) -> str | None:
             head = None
             if len(word) >= 2 and word not in QUESTION_WORDS and gloss:
                 names.append(gloss)
-                head = gloss
-            elif word in ONE_CHARACTER_NOUNS:
+                head = gloss if yes_or_no else None  # the word a yes-or-no question asks about (满不满意)
+            elif word in ONE_CHARACTER_NOUNS:  # a noun a question ends in (穿的哪双鞋: shoes)
                 head = ONE_CHARACTER_NOUNS[word]
                 loose += 1
             elif len(word) == 1 and gloss and word not in QUESTION_WORDS:
