@@ -142,36 +142,34 @@ def _chinese_words(text: str, zh: dict[str, str], longest: int) -> Iterator[str]
             i += 1
 
 
-_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 MAX_WORD = 6  # the longest dictionary word looked for where a subject's word may run on
 
 
 def _runs_on(text: str, start: int, end: int) -> bool:
     """Whether the last word of text[start:end] (cut longest first by the dictionary) is one character that, read in
-    the whole text, begins a longer word running on past ``end``, longer than the word that begins at ``end``."""
-    if end >= len(text) or text[end] == "儿" or not _HAN_CHAR.match(text, end):
+    the whole text, begins a longer word running on past ``end``, longer than the word that begins at ``end``: 课 of
+    孩子的课 in 孩子的课外书 (a child's extracurricular books). Not a word that a suffix follows (健身房 is a place to
+    work out, 哪儿 is 哪), nor where the word after the match reads longer ("水合适" is 水 + 合适, though 水合 is a
+    word)."""
+    if end >= len(text) or text[end] == "儿" or not _CJK_RUN.match(text, end):
         return False
     words = glossary()
-    if not any(text[end - 1 : k] in words for k in range(end + 1, min(end - 1 + MAX_WORD, len(text)) + 1)):
-        return False  # its last character begins no longer word
-    at = start
-    while at < end:  # the words of the match, longest first: where its last one begins
-        size = next((k for k in range(min(end - at, MAX_WORD), 1, -1) if text[at : at + k] in words), 1)
-        if at + size >= end:
-            break
-        at += size
-    # a last word of one character bound to what follows (课 of 课外), not a word that a suffix follows (健身房 is a
-    # place to work out, 哪儿 is 哪), and only where that binding reads longer than the word that begins after the
-    # match ("水合适" is 水 + 合适, though 水合 is a word)
-    if end - at > 1:
-        return False
+    last = end - 1
     crossing = max(
-        (k - at for k in range(end + 1, min(at + MAX_WORD, len(text)) + 1) if text[at:k] in words), default=0
+        (k - last for k in range(end + 1, min(last + MAX_WORD, len(text)) + 1) if text[last:k] in words), default=0
     )
     following = max(
         (k - end for k in range(end + 2, min(end + MAX_WORD, len(text)) + 1) if text[end:k] in words), default=1
     )
-    return crossing > following
+    if crossing <= following:
+        return False
+    at = start
+    while at < end:  # the words of the match, longest first: its last one must be its last character alone
+        size = next((k for k in range(min(end - at, MAX_WORD), 1, -1) if text[at : at + k] in words), 1)
+        if at + size >= end:
+            break
+        at += size
+    return at == last
 
 
 @reader

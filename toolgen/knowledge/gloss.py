@@ -117,8 +117,9 @@ def english(phrase: str) -> str | None:
     names: list[str] = []
     loose = 0  # characters no word of two or more covers: a fragment of a sentence, not a name
     head = None  # the English of the phrase's last word, when it is what the question asks about
-    yes_or_no = re.search(r"([\u4e00-\u9fff])[不没]\1", phrase) is not None
-    phrase = re.sub(r"([\u4e00-\u9fff])[不没]\1", r"\1", phrase)  # 来不来, 拼没拼, 适不适合: the word asked about
+    # 来不来, 拼没拼, 适不适合: a yes-or-no question, and the word it asks about
+    phrase, asked_about = re.subn(r"([\u4e00-\u9fff])[不没]\1", r"\1", phrase)
+    yes_or_no = asked_about > 0
     for run in re.findall(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9.]*", phrase):
         if not re.match(r"[\u4e00-\u9fff]", run):
             names.append(run.lower())

@@ -134,15 +134,16 @@ class _Index:
 
     def english(self, key: str) -> tuple[tuple[Place, bool], ...]:
         """The places a folded English name names, the most populous first, each with whether it is its own name."""
-        codes = self._english.get(key, ())
-        return tuple((self._place(i), True) if i >= 0 else (self._place(~i), False) for i in _codes(codes))
+        codes = self._english.get(key, [])
+        return tuple((self._place(i), True) if i >= 0 else (self._place(~i), False) for i in _listed(codes))
 
     def chinese(self, name: str) -> Place | None:
         i = self._chinese.get(name)
         return None if i is None else self._place(i)
 
 
-def _codes(codes: int | list[int] | tuple[()]) -> list[int] | tuple[()]:
+def _listed(codes: int | list[int]) -> list[int]:
+    """A name's places as the data file keeps them: one index alone, several as a list."""
     return [codes] if isinstance(codes, int) else codes
 
 
