@@ -359,3 +359,48 @@ def test_air_quality_asked_about_tomorrow_reads_the_worst_of_tomorrows_hours(ove
     # the fake's hours rise by a tenth an hour and ten a day from the current value: tomorrow's last hour is the worst
     assert row["aqi"] == pytest.approx(now["aqi"] + 10 + 2.3)
     assert program.title == "空气质量（明天）"
+
+
+def test_air_quality_asked_day_by_day_is_each_days_worst_hour(overrides, upstream):
+    # given a request for the air over the next days, which the API forecasts hour by hour only
+    app, program = tool("北京这几天空气怎么样 PM2.5 能不能带孩子出去玩")
+    assert program.archetype == "air_quality" and program.title == "空气质量（预报）"
+    # when the tool is called
+    status, body = call(app, program.operations[0].path)
+    # then it asks for five days of hours and shows a row per day: its date and its highest hour of each figure
+    assert status == 200, body
+    assert "hourly=us_aqi%2Cpm2_5" in upstream.requests[-1] and "forecast_days=5" in upstream.requests[-1]
+    rows = body["items"]
+    assert [r["date"] for r in rows] == [f"2026-12-{d:02d}" for d in range(2, 7)]
+    assert {r["city"] for r in rows} == {"北京"}
+    worst = [round(r["aqi"] - 2.3, 6) for r in rows]  # the stub rises by a tenth an hour and ten a day
+    assert worst == [round(worst[0] + 10 * d, 6) for d in range(5)]
+    assert program.labels["pm2_5"] == "PM2.5（μg/m³）"
+
+
+def test_air_quality_of_several_places_day_by_day_names_each_places_days(overrides, upstream):
+    app, program = tool("air quality in Delhi and Mumbai for the next few days, my mum has asthma")
+    assert program.archetype == "air_quality"  # the asthma is why, not the tool
+    status, body = call(app, program.operations[0].path)
+    assert status == 200, body
+    rows = body["items"]
+    assert [(r["city"], r["date"]) for r in rows[::5]] == [("Delhi", "2026-12-02"), ("Mumbai", "2026-12-02")]
+    assert len(rows) == 10 and rows[0]["aqi"] != rows[5]["aqi"]
+    # ranked, or checked each day, the air is read now: a place per row
+    for ranked in ("rank Delhi, Mumbai and Lahore by air quality this week", "每天看北京、天津的空气质量哪个最差"):
+        op = tool(ranked)[1].operations[0]
+        assert "current" in op.query and "hourly" not in op.query, ranked
+
+
+def test_a_day_read_from_hourly_columns_loses_its_hour_and_a_missing_hour_is_skipped(monkeypatch):
+    # given a program whose select reads a day as its first hour and a day's highest hour past missing ones
+    _, program = tool("北京这几天空气怎么样")
+    op = program.operations[0]
+    data = {"hourly": {"time": [f"2026-12-0{2 + h // 24}T{h % 24:02d}:00" for h in range(120)],
+                       "us_aqi": [None if h % 24 == 23 else h for h in range(120)],
+                       "pm2_5": [None] * 120}}  # fmt: skip
+    monkeypatch.setattr(fetch, "fetch_json", lambda program, url: data)  # the answer, as the API gives it
+    rows = fetch.run_fetch(program, op, {}, dt.date(2026, 12, 2))["items"]
+    # then each row is one date, the highest hour it has, and no figure where no hour has one
+    assert [r["date"] for r in rows] == ["2026-12-02", "2026-12-03", "2026-12-04", "2026-12-05", "2026-12-06"]
+    assert [r["aqi"] for r in rows] == [22, 46, 70, 94, 118] and all(r["pm2_5"] is None for r in rows)

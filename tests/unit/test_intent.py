@@ -239,3 +239,18 @@ def test_a_latin_word_among_the_shape_cues_is_matched_as_a_word() -> None:
 
     assert shape_scores("a log of the AAA batteries I swap in the smoke alarms")["split"] == 0  # no AA in AAA
     assert shape_scores("我们四个人AA，记一下每次谁付的")["split"] >= 2
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kinds"),
+    [
+        ("flatmate expenses - date, amount, payer, item", {"budget_tracker", "expense_splitter"}),
+        ("合租的开销：日期、金额、谁付的、买的什么", {"budget_tracker", "expense_splitter"}),
+    ],
+)
+def test_two_kinds_in_contention_with_the_rows_fields_said_build_the_likelier_not_a_question(prompt, kinds):
+    # given a request two named kinds could be, which says what each row holds
+    intent = classify(prompt)
+    # then it is the likelier of them, with the fields it says, not a question between them
+    assert intent.archetype in kinds and not intent.candidates
+    assert classify("flatmate expenses").archetype is None  # with no fields said, which of them is asked

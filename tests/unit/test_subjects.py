@@ -124,3 +124,26 @@ def test_the_model_is_read_without_numpy_and_a_tool_never_loads_it() -> None:
     tool = "import sys\nfrom toolgen.runtime import ToolApp\nprint('toolgen.intent.subjects' in sys.modules)\n"
     done = subprocess.run([sys.executable, "-c", tool], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("air quality where my mom lives in Phoenix, she has COPD so I want bad days flagged", "air_quality"),
+        ("air quality and pollen count where i live, my asthma's been bad", "pollen"),
+        ("我妈有哮喘，北京这几天空气怎么样", "air_quality"),
+        # named in its own right, a condition is the tool
+        ("I have asthma and want to log my peak flow and how my chest feels", "peak_flow"),
+        ("track my asthma symptoms and the air quality each day", "peak_flow"),
+    ],
+)
+def test_a_subject_someone_is_said_to_have_yields_to_one_the_request_names(text: str, subject: str) -> None:
+    assert read.find_subjects(text)[0][0].id == subject
+
+
+def test_what_someone_has_is_told_from_what_is_listed_or_asked_for() -> None:
+    assert read._said_of_someone("my dad has diabetes, check the pollen", "diabetes")
+    assert read._said_of_someone("她得了哮喘", "哮喘")
+    assert not read._said_of_someone("记录血糖，还有血压", "血压")  # listed with 还有: asked for
+    assert not read._said_of_someone("有没有吃药", "吃药")
+    assert not read._said_of_someone("I have asthma, log my asthma attacks", "asthma")  # once as the tool's own

@@ -410,6 +410,17 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
         # no shape word, but it names what each row holds ("签证进度：几个国家、要什么材料、递交日期"): rows of those
         guessed = "log" if _EACH_TIME.search(text) else "collection"
         return _composed(text, lang, None, guessed, 2.0, top)
+    return _unsure(text, lang, ranked, confidence, shape)
+
+
+def _unsure(
+    text: str, lang: Literal["en", "zh"], ranked: list[tuple[str, float]], confidence: float, shape: str | None
+) -> Intent:
+    """Where no reading is sure: two named kinds in contention, and the request says what each row holds ("shared
+    flat expenses: date, amount, who paid, what for"), is the likelier with those fields; else a question."""
+    top_name, top = ranked[0]
+    if top >= MIN_SCORE and (len(listed(text)) >= 3 or len(asked(text)) >= 2):
+        return _named(text, lang, top_name, confidence)
     candidates = [name for name, s in ranked[:3] if s >= 1.0]
     candidates += [subject.id for subject, _, _ in find_subjects(text)[:2]]
     if shape in GUESSABLE and len(candidates) < 4:
@@ -425,6 +436,12 @@ _PER_DAY = re.compile(
     r"\b(each|every|per) day\b|\bday by day\b|\bdaily\b|\b(next|coming) (few|couple of|\d+|two|three|five|seven) "
     r"days\b|\bfor the (next|coming) week\b|\b(next|coming) (few|couple of|\d+|two|three) weeks\b"
     r"|每天|每日|逐日|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天|未来(几|两|[\d一二三])周|接下来(几|两)周",
+    re.IGNORECASE,
+)
+
+_DAYS_AHEAD = re.compile(
+    r"\b(next|coming) (few|couple of|\d+|two|three|five|seven) days\b|\bfor the (next|coming) (few days|week)\b"
+    r"|\b(this|next) week\b|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天|这周|这个星期|下周|未来一周",
     re.IGNORECASE,
 )
 
@@ -581,6 +598,9 @@ def _composed(
         slots["when"] = when(text)
         if _PER_DAY.search(text):
             slots["per_day"] = True
+        # the days to come, with nothing to rank, which a current value is not ("每天看一下": now, each day)
+        if _DAYS_AHEAD.search(text) and not slots["order"] and _RANKED.search(text) is None:
+            slots["days_ahead"] = True
     confidence = (1 - math.exp(-score / 2.0)) * score / (score + rival) if score > 0 else 0.0
     return Intent(
         archetype=subject or f"custom_{shape}",

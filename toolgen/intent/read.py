@@ -428,8 +428,43 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
             found[core[0]] = (CORE_SCORE + subjects[core[0]].weight, core[1])
     if found:
         _learned_choice(text, found)
+    if len(found) > 1:  # after the learned choice, whose words do not say who has what
+        _conditions_said(text, found)
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
     return [(subjects[sid], score, word) for sid, (score, word) in ranked]
+
+
+def _said_of_someone(text: str, word: str) -> bool:
+    """Whether every place the text names ``word`` says someone has it ("my mum has asthma", "she has COPD", "my
+    asthma's been bad", "我妈有哮喘"): why the person asks, not what the tool is about."""
+    if re.search(r"[\u4e00-\u9fff]", word):
+        said = [m.start() for m in re.finditer(re.escape(word), text)]
+        having = {m.end() for m in re.finditer(r"(?<![还没])有|得了|患有|患了|查出", text)}
+        return bool(said) and all(at in having for at in said)
+    said = [m.start() for m in _compiled(re.escape(word)).finditer(text)]
+    having = {
+        m.end()
+        for m in re.finditer(
+            r"\b(?:has|have|had|has got|'s got|suffers? from|(?:was|been|is) diagnosed with)\s+"
+            r"(?:(?:a|an|bad|severe|mild|chronic)\s+)?|\b(?:my|his|her|their|our)\s+(?=\w+(?:'s|\s+(?:is|has|was)\b))",
+            text,
+            re.IGNORECASE,
+        )
+    }
+    return bool(said) and all(at in having for at in said)
+
+
+def _conditions_said(text: str, found: dict[str, tuple[float, str]]) -> None:
+    """A subject named only as something someone has yields to another the request names in its own right: "air
+    quality in Delhi, my mum has asthma" is the air quality."""
+    context = {sid for sid, (_, word) in found.items() if _said_of_someone(text, word)}
+    named = [score for sid, (score, _) in found.items() if sid not in context]
+    if context and named and max(named) >= SUBJECT_NAMED:
+        for sid in context:
+            found[sid] = (min(found[sid][0], max(named) - 0.01), found[sid][1])
+
+
+SUBJECT_NAMED = 2.5  # a subject's own phrase (a pattern is 2.75, a noun alone 1.75)
 
 
 # Among the subjects the rules found, the learned choice of subject (subjects.py) puts first the one it is at least

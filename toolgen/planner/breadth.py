@@ -21,6 +21,7 @@ from typing import Any
 
 from toolgen.errors import ToolgenError
 from toolgen.intent import classify
+from toolgen.knowledge.gloss import english
 from toolgen.models import Intent
 from toolgen.planner.offline import OfflinePlanner
 from toolgen.program import ToolProgram
@@ -109,7 +110,9 @@ def vocabulary(*programs: ToolProgram) -> list[str]:
             if period:  # figures of the current day, week, month or year
                 words.append(PERIOD_WORDS[period])
         for rows in program.seed.values():  # the rows a tool starts with, which its page lists (a schedule's tasks)
-            words += [value for row in rows for value in row.values() if isinstance(value, str)]
+            values = [value for row in rows for value in row.values() if isinstance(value, str)]
+            # a Chinese row in English, as a Chinese label is in the English plan ("热水器排污": water heater drain)
+            words += values + [gloss for gloss in map(english, values) if gloss]
     return [p for p in (_phrase(w) for w in words) if p]
 
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Subject, Words, library, snake
+from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, LookupValue, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
 from toolgen.knowledge.gloss import done_name, english
 from toolgen.models import Intent
@@ -1078,6 +1078,15 @@ def _slot_value(slot: str | None, slots: dict[str, Any], taken: set[str]) -> Any
     return slots.get(slot)
 
 
+AIR_QUALITY_DAYS = 5  # the days Open-Meteo's air quality API forecasts by default (up to 7)
+
+
+def _each_day(expression: str) -> str:
+    """A JMESPath list of ``expression`` for each forecast day of hourly columns, ``{start}`` and ``{end}`` the
+    day's hours."""
+    return "[" + ", ".join(expression.format(start=24 * k, end=24 * k + 24) for k in range(AIR_QUALITY_DAYS)) + "]"
+
+
 _REDUCE = {"max": "max({})", "min": "min({})", "sum": "sum({})", "avg": "avg({})", "first": "{}[0]"}
 
 
@@ -1098,6 +1107,16 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         value = library().measures[name].value(look.api, look.series)
         if value and name not in values and value.var not in {v.var for v in values.values()} and len(values) < 8:
             values[name] = value
+    when = intent.slots.get("when")
+    # current values asked day by day ("air quality for the next few days", "这几天空气怎么样"): the highest hour of
+    # each day the same API forecasts hour by hour
+    hourly_days = (
+        look.series == "current" and look.api == "air_quality" and bool(intent.slots.get("days_ahead")) and when is None
+    )
+    if hourly_days:  # the figure it ranks by and the one the person named first: two columns of days fit a select
+        named = [n for n in intent.slots.get("measures") or [] if n in values]
+        kept = [n for n in dict.fromkeys([(look.sort or "").lstrip("-"), *named, *values]) if n in values][:2]
+        values = {n: values[n] for n in kept}
     for name, value in values.items():
         label = value.label.in_(lang)
         unit = f"（{value.unit}）" if lang == "zh" and value.unit else f" ({value.unit})" if value.unit else ""
@@ -1109,35 +1128,42 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         "timezone": "auto",
         look.series: ",".join(dict.fromkeys(v.var for v in values.values())),
     }
-    when = intent.slots.get("when")
     # current values asked about tomorrow ("明天空气质量", "pollen tomorrow"): the highest of that day's hours, which
     # the same API forecasts hour by hour
     ahead = look.series == "current" and when == "tomorrow" and look.api == "air_quality"
     if ahead:
         query.update(hourly=query.pop("current"), forecast_days="2")
+    if hourly_days:
+        query.update(hourly=query.pop("current"), forecast_days=str(AIR_QUALITY_DAYS))
     fields: dict[str, str] = {n: v.type for n, v in values.items()}
     # a daily forecast as rows of days: for one place, or for every place when the person reads it day by day
-    by_day = look.series == "daily" and (len(places) == 1 or bool(intent.slots.get("per_day")))
+    by_day = hourly_days or (look.series == "daily" and (len(places) == 1 or bool(intent.slots.get("per_day"))))
     sort = look.sort
     if sort and intent.slots.get("order"):  # "哪个最差": the highest first; "the cleanest": the lowest first
         sort = ("-" if intent.slots["order"] == "high_first" else "") + sort.lstrip("-")
     # the day asked about ("UV today", "明天下雨吗"): a daily forecast read for that day alone; current values are now
     day = {"now": 0, "today": 0, "tomorrow": 1}.get(when or "") if look.series == "daily" else None
-    days = 1 if day is not None else look.days
+    days = 1 if day is not None else AIR_QUALITY_DAYS if hourly_days else look.days
     window = f"[{day}:{day + 1}]" if day is not None else ""  # JMESPath: that day's element of each column
     if look.series == "daily":
         query["forecast_days"] = str(day + 1 if day is not None else look.days)
+    # JMESPath: the columns of days, each a list of one value per day, and the object they are read from
+    within, dates = ("hourly.", _each_day("time[{start}]")) if hourly_days else ("daily.", f"time{window}")
+
+    def column(v: LookupValue) -> str:
+        return _each_day(f"max({v.var}[{{start}}:{{end}}] | [?@ != null])") if hourly_days else v.var + window
+
     if by_day and len(places) == 1:  # one place: the days of its forecast, as rows
         place = json.dumps(shown[0], ensure_ascii=False).replace("`", "")
-        columns = ", ".join(f"{n}: {v.var}{window}" for n, v in values.items())
-        select = f"[0].daily.{{date: time{window}, {columns}, city: `{place}`}}"
+        columns = ", ".join(f"{n}: {column(v)}" for n, v in values.items())
+        select = f"[0].{within}{{date: {dates}, {columns}, city: `{place}`}}"
         fields = {"date": "date", **fields, "city": "string"}
         labels.add("city", "City", "城市")
         operation: dict[str, Any] = {"labels": [], "label_field": "date", "sort": None, "limit": days}
         labels.add("date", "Date", "日期")
     elif by_day:  # several places, each day of each: the runtime names each place's days by its label
-        columns = ", ".join(f"{n}: {v.var}{window}" for n, v in values.items())
-        select = f"[*].daily.{{date: time{window}, {columns}}}"
+        columns = ", ".join(f"{n}: {column(v)}" for n, v in values.items())
+        select = f"[*].{within}{{date: {dates}, {columns}}}"
         fields = {"city": "string", "date": "date", **fields}
         labels.add("city", "City", "城市")
         labels.add("date", "Date", "日期")
@@ -1164,7 +1190,7 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     period: tuple[str, str] | None = None  # the title says which day it reads; a forecast of days says it is one
     if day is not None:
         period = {"now": ("now", "现在"), "today": ("today", "今天"), "tomorrow": ("tomorrow", "明天")}[when or ""]
-    elif look.series == "current":
+    elif look.series == "current" and not hourly_days:
         period = ("tomorrow", "明天") if ahead else ("now", "现在") if when in ("now", "today") else None
     else:
         period = ("forecast", "预报")

@@ -218,6 +218,11 @@ def run_fetch(program: ToolProgram, op: FetchOp, query: dict[str, str], today: d
     if not isinstance(selected, list) or not all(isinstance(x, dict) for x in selected):
         raise UpstreamError(Message("upstream_shape", host=host))
     items = [dict(x) for x in selected]
+    for item in items:  # a day read from hourly columns comes as its first hour ("2026-12-02T00:00")
+        for name, kind in op.fields.items():
+            value = item.get(name)
+            if kind == "date" and isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}T[\d:]+", value):
+                item[name] = value[:10]
     for item, label in zip(items, [] if labelled else op.labels, strict=False):
         item[op.label_field] = label
     if op.sort:
