@@ -404,3 +404,13 @@ def test_a_day_read_from_hourly_columns_loses_its_hour_and_a_missing_hour_is_ski
     # then each row is one date, the highest hour it has, and no figure where no hour has one
     assert [r["date"] for r in rows] == ["2026-12-02", "2026-12-03", "2026-12-04", "2026-12-05", "2026-12-06"]
     assert [r["aqi"] for r in rows] == [22, 46, 70, 94, 118] and all(r["pm2_5"] is None for r in rows)
+
+
+def test_a_forecast_of_pollen_reads_days_with_as_many_figures_as_a_select_holds(overrides, upstream):
+    app, program = tool("pollen forecast for Lyon, my hay fever is back")
+    op = program.operations[0]
+    assert program.archetype == "pollen" and op.query["hourly"] == "grass_pollen" and len(op.select) <= 500
+    status, body = call(app, op.path)
+    assert status == 200, body
+    assert [r["date"] for r in body["items"]] == [f"2026-12-{d:02d}" for d in range(2, 7)]
+    assert all(isinstance(r["grass_pollen"], float) for r in body["items"])

@@ -72,6 +72,14 @@ def test_homework_a_child_does_is_something_to_log_not_homework_asked_of_toolgen
         ("what is the answer to problem 7 on my geometry homework", "out_of_scope"),  # homework answered by toolgen
         ("solve these equations from my worksheet: x + 4 = 9", "out_of_scope"),
         ("log my son's homework: subject, due date, answers checked or not", None),  # a child's homework to log
+        # an action asked in a clause of its own, beside a tool: the action is what is asked first
+        ("buy the concert tickets and then add them to my events list", "purchase"),
+        ("把这周的体重记录一下，然后用微信把房租交了", "payment"),
+        ("transfer the deposit to my landlord, then note it in my expense log", "payment"),
+        ("把今天的读书笔记发到朋友圈", "message"),
+        ("remind me to pay the rent every month on the 1st", None),
+        ("warranty tracker for the fridge. purchase date + warranty length", None),  # a list of fields, no order
+        ("记录我每天发朋友圈的次数", None),
     ],
 )
 def test_an_action_asked_of_toolgen_is_refused_the_same_words_in_a_tool_are_not(prompt, refusal):

@@ -408,6 +408,7 @@ OUT_OF_SCOPE = Archetype(
         # homework answered by toolgen, not a child's homework to log ("log my son's homework and whether it's done")
         ("(solve|(what'?s|what is|give me|tell me) the answers? (to|for|of)) .{0,40}"
          '(homework|equations?|problems?|worksheet|quiz|exercises?)', 4),
+        ('solve\\b.{0,30}\\d\\s*=', 4),  # an equation to solve ("solve 2x - 5 = 11 for me")
         ('(pay|transfer) (my )?\\$?\\d*', 2.5), ('stock (price|tips?)', 3), ('invest(ing|ment)?', 2),
         ('(fix|repair) my', 3), ('sing', 2), ('draw (me )?a', 3), ('passport|visa', 2),
         ('^(please )?(can you |could you )?renew ', 3), ('renew (my |the |our )?\\S+( \\S+)? for (me|us)', 4),

@@ -435,13 +435,15 @@ _RANKED = re.compile(
 _PER_DAY = re.compile(
     r"\b(each|every|per) day\b|\bday by day\b|\bdaily\b|\b(next|coming) (few|couple of|\d+|two|three|five|seven) "
     r"days\b|\bfor the (next|coming) week\b|\b(next|coming) (few|couple of|\d+|two|three) weeks\b"
-    r"|每天|每日|逐日|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天|未来(几|两|[\d一二三])周|接下来(几|两)周",
+    r"|每天|每日|逐日|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天|未来(几|两|[\d一二三])周|接下来(几|两)周"
+    r"|\b(which|what|best|worst|good|driest|wettest|sunniest|warmest|coldest) days?\b|哪天|哪一天|哪几天",
     re.IGNORECASE,
 )
 
 _DAYS_AHEAD = re.compile(
     r"\b(next|coming) (few|couple of|\d+|two|three|five|seven) days\b|\bfor the (next|coming) (few days|week)\b"
-    r"|\b(this|next) week\b|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天|这周|这个星期|下周|未来一周",
+    r"|\b(this|next) week\b|\bforecast|未来几天|未来[\d一二三四五六七]+天|这几天|接下来几天|最近几天"
+    r"|这周|这个星期|下周|未来一周|预报",
     re.IGNORECASE,
 )
 

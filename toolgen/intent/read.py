@@ -541,15 +541,40 @@ def find_action(text: str) -> Action | None:
     `always`, such as getting into someone else's account, is refused however the request is worded), or asks for a
     tool that would do it itself ("a tool that texts my ex every year", "到时候自动帮我发祝福")."""
     tool = asks_for_a_tool(text)
+    # a clause of its own that names no tool is asked as it is said ("pay the electricity bill from my account and then
+    # mark it paid in my bills list", "把账单记一下 然后直接用支付宝把电费交了"): the tool is asked besides
+    clauses = [c for c in _CLAUSE.split(text) if c and c.strip() and not asks_for_a_tool(c)] if tool else []
     for action in _words()["actions"]:
         # "a list of restaurants to book" is a list; hacking is hacking; a tool that books is booking
         by_tool = action.get("by_tool", {"en": [], "zh": []})
         english = [*by_tool["en"], *([] if tool and not action.get("always") else action["en"])]
         chinese = [*by_tool["zh"], *([] if tool and not action.get("always") else action["zh"])]
         hit = any(_as_written(p).search(text.lower()) for p in english) or any(zh_cue(p).search(text) for p in chinese)
+        hit = hit or any(
+            any(_as_written(p).search(clause.strip().lower()) for p in action["en"])
+            if _IMPERATIVE.match(clause.strip())
+            else any(zh_cue(p).search(clause) for p in action["zh"])
+            for clause in clauses
+        )
         if hit:
             return Action(action["id"], *action["reason"])
     return None
+
+
+# An English clause that tells someone to do something to a thing ("pay the bill", "order my usual shop"), not a
+# list of fields ("purchase date + warranty length")
+_IMPERATIVE = re.compile(
+    r"(?:please\s+)?(?:can you\s+|could you\s+)?[a-z]+\s+(?:(?:me|us)\s+)?(?:my|the|a|an|our|some|this|that|it|them|"
+    r"his|her|their)\b",
+    re.IGNORECASE,
+)
+# Where one thing asked ends and the next begins: "and then", "then", "然后", "顺便", a sentence's end
+_CLAUSE = re.compile(
+    r"\s*(?:,\s*)?\b(?:and then|then|and also|after that|afterwards)\b\s*"
+    r"|\s+and\s+(?=(?:then\s+)?[a-z]+\s+(?:my|the|it|its|them|their|a|an|our|this|that|what|how|when|where|which|who)\b)"
+    r"|[.;!?]\s+|\s*(?:然后|接着|顺便|之后再|并且)\s*|[。；！？]",
+    re.IGNORECASE,
+)
 
 
 def action_named(refusal: str) -> Action | None:
@@ -584,6 +609,8 @@ def read(text: str) -> Reading:
         if found[0][2] in fields and found[0][0].shape != found[1][0].shape:
             reading.subject, reading.subject_score, reading.matched = found[1]
             found = found[1:]
+        # nor is it the one the wording's shape turns to ("跑滴滴……油费多少，算一下净赚": a driver's log, not fuel)
+        found = [found[0], *(f for f in found[1:] if f[2] not in fields or f[0].shape == found[0][0].shape)]
         named_tool = _TOOL_NOUN.search(found[0][2])  # "gpa calculator" names the tool itself: it stays
         if wanted and scores[wanted] >= 2 and found[0][0].shape != wanted and not named_tool:
             for subject, score, word in found[1:]:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, LookupValue, Subject, Words, library, snake
+from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
 from toolgen.knowledge.gloss import done_name, english
 from toolgen.models import Intent
@@ -1081,6 +1081,25 @@ def _slot_value(slot: str | None, slots: dict[str, Any], taken: set[str]) -> Any
 AIR_QUALITY_DAYS = 5  # the days Open-Meteo's air quality API forecasts by default (up to 7)
 
 
+HOURLY_ROOM = 420  # of a select's 500 characters, what its columns of hourly values may take (dates and place besides)
+
+
+def _hourly_values(look: Lookup, intent: Intent, values: dict[str, LookupValue]) -> dict[str, LookupValue]:
+    """Of a lookup's values read day by day from hourly columns: the one it ranks by, then those the person named, as
+    many as a select holds."""
+    named = [n for n in intent.slots.get("measures") or [] if n in values]
+    kept: dict[str, LookupValue] = {}
+    for n in dict.fromkeys([(look.sort or "").lstrip("-"), *named, *values]):
+        if n in values and (not kept or sum(map(_hourly_size, [*kept.values(), values[n]])) <= HOURLY_ROOM):
+            kept[n] = values[n]
+    return kept
+
+
+def _hourly_size(v: LookupValue) -> int:
+    """The characters a column of days of ``v`` takes in a select."""
+    return len(v.var) * (AIR_QUALITY_DAYS + 1) + 34 * AIR_QUALITY_DAYS
+
+
 def _each_day(expression: str) -> str:
     """A JMESPath list of ``expression`` for each forecast day of hourly columns, ``{start}`` and ``{end}`` the
     day's hours."""
@@ -1113,10 +1132,8 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     hourly_days = (
         look.series == "current" and look.api == "air_quality" and bool(intent.slots.get("days_ahead")) and when is None
     )
-    if hourly_days:  # the figure it ranks by and the one the person named first: two columns of days fit a select
-        named = [n for n in intent.slots.get("measures") or [] if n in values]
-        kept = [n for n in dict.fromkeys([(look.sort or "").lstrip("-"), *named, *values]) if n in values][:2]
-        values = {n: values[n] for n in kept}
+    if hourly_days:
+        values = _hourly_values(look, intent, values)
     for name, value in values.items():
         label = value.label.in_(lang)
         unit = f"（{value.unit}）" if lang == "zh" and value.unit else f" ({value.unit})" if value.unit else ""
@@ -1195,7 +1212,7 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     else:
         period = ("forecast", "预报")
     title = subject.title.in_(lang)
-    if period:
+    if period and period[1] not in title and period[0] not in title.lower():  # "Rain Forecast", not "... forecast"
         title = f"{title}（{period[1]}）" if lang == "zh" else f"{title} {period[0]}"
     return {
         "name": snake(subject.id),
