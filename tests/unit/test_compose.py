@@ -282,6 +282,18 @@ def test_one_chore_with_its_interval_is_a_schedule_of_it_and_a_verb_names_no_sub
     assert classify("measure the kids' height every 6 months").archetype != "custom_schedule"  # a measurement is logged
 
 
+def test_tasks_asked_how_often_are_a_schedules_rows_at_the_usual_interval_not_durations():
+    # given chores the person asks how often to do, naming no interval
+    home = Tool("窗帘多久洗一次 地毯多久吸一次 总是想不起来")
+    # then they are a schedule's starting rows, at the usual interval, and no "how long" field is asked
+    assert home.intent.shape == "schedule" and "minutes" not in home.fields
+    assert [t["task"] for t in home.intent.slots["tasks"]] == ["窗帘洗", "地毯吸"]
+    (rows,) = home.program.seed.values()
+    assert [r["task"] for r in rows] == ["窗帘洗", "地毯吸"] and {r["every_days"] for r in rows} == {7}
+    trial(home.program)  # stored as the pipeline stores them
+    assert [a["type"] for a in asked("跑步跑了多久")] == ["number"]  # how long it took stays a duration
+
+
 @pytest.mark.parametrize(
     ("text", "archetype"),
     [("keep my grocery and eating out spending under 600 a month", "budget_tracker"),

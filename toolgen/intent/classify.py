@@ -360,7 +360,7 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
     tasks = recurring_tasks(text)
     if (
         (len(tasks) >= 2 or (len(tasks) == 1 and _chore(tasks[0]["task"], reading)))
-        and any(t["every_days"] > 1 for t in tasks)
+        and any(t["every_days"] is None or t["every_days"] > 1 for t in tasks)
         and (reading.subject is None or reading.subject.shape in ("log", "collection", "schedule"))
         and not (named and NAMED_SHAPES[top_name] not in ("log", "collection"))
     ):

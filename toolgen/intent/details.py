@@ -623,13 +623,26 @@ _TASK_SEP = re.compile(
 )
 
 
+# A Chinese task asked how often it recurs, its verb kept ("枕芯多久晒一次" -> 枕芯晒)
+_HOW_OFTEN = re.compile(
+    r"(?:应该|要|该|得)?(?:多久|多长时间|隔多久|隔几天)(?:要|该|得)?(?P<verb>[\u4e00-\u9fff]{1,3}?)一次"
+)
+
+
 @reader
 def recurring_tasks(text: str) -> list[dict[str, Any]]:
     """The tasks a request lists with how often each recurs ("HVAC filter every 3 months, gutters twice a year",
-    "每三天浇花、每个月施肥", "床单两周换一次"): ``{"task": "HVAC filter", "every_days": 90}`` each, in order."""
+    "每三天浇花、每个月施肥", "床单两周换一次"): ``{"task": "HVAC filter", "every_days": 90}`` each, in order; a task
+    whose interval is asked ("枕芯多久晒一次") has ``None``."""
     body = re.split(r"[:：]", text, maxsplit=1)[-1]
-    tasks = []
+    tasks: list[dict[str, Any]] = []
     for part in _TASK_SEP.split(body):
+        asked_how_often = _HOW_OFTEN.search(part)
+        if asked_how_often:  # "床单被套多久换洗一次": a task whose interval the person asks, at the usual one
+            task = (part[: asked_how_often.start()] + asked_how_often.group("verb")).strip()
+            if 1 < len(task) <= 30 and not _NOT_A_TASK.search(task):
+                tasks.append({"task": task, "every_days": None})
+            continue
         # more often than every third day, said as times in a period, is a habit's aim ("running 3x a week"), not a
         # task's interval
         spans = [r for r in recurrences(part) if not (r.counted and r.days < 3)]

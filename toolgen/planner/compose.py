@@ -804,7 +804,8 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": task_default} if task_default else {}))}
     for f in fields:
         specs.setdefault(f.name, field_spec(f, lang))
-    tasks = list(intent.slots.get("tasks") or [])
+    # a task whose interval the person asks ("枕芯多久晒一次") starts at the usual one
+    tasks = [t if t.get("every_days") else {**t, "every_days": every} for t in intent.slots.get("tasks") or []]
     # the things the request lists with no interval of their own ("furnace filter, smoke alarm batteries and brita
     # filter, when does each need replacing") are tasks too, each at the usual interval
     for thing in [] if intent.slots.get("people") else intent.slots.get("enumerated") or []:  # a rota's people
