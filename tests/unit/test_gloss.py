@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 
 import pytest
 
@@ -40,7 +41,8 @@ def test_a_word_is_named_by_its_first_short_sense(senses: list[str], name: str |
     [
         ("天气怎样", "weather"),  # the question word goes
         ("有没有发票", "invoice"),
-        ("当前里程", "current mileage"),
+        ("当前里程", "odometer"),  # a colloquial question's name (question_gloss_zh.json) before the words'
+        ("当前余额", "current balance"),
         ("PM2.5", "pm2.5"),
         ("饵", None),  # a single character has too many senses to name a field by
         ("做个东西记他吃没吃", None),  # a piece of a sentence, not a name
@@ -98,7 +100,8 @@ def test_a_question_of_the_form_a_not_a_is_the_word_asked_about() -> None:
         ("用的哪本书", "book"),  # a question's words, then the one-character noun it asks about
         ("去的哪家店", "shop"),
         ("吃得满不满意", "satisfied"),  # a verb and a particle before the word asked about
-        ("稀的还是干的", None),  # a choice between two words is no name
+        ("甜的还是咸的", None),  # a choice between two words is no name, unless the question glossary has one
+        ("稀的还是干的", "consistency"),
         ("他在哪里上班", None),  # a question's last word that is no noun and no yes-or-no question's word
         ("谁去接的孩子", None),
     ],
@@ -149,3 +152,36 @@ def test_a_tools_yes_or_no_fields_get_english_names_not_asked_numbers() -> None:
     # the group buy's own "picked up" (已提货) is the one the request asks (取没取货): a yes or no, named in English
     assert fields["picked_up"].type == "boolean" and fields["picked_up"].label in ("取没取货", "已提货")
     assert not [name for name in fields if name.startswith("asked_")]
+
+
+def test_the_question_glossary_is_short_colloquial_questions_each_with_a_plain_english_name_and_a_type() -> None:
+    data = json.loads(gloss.QUESTION_GLOSS.read_text(encoding="utf-8"))
+    phrases = data["phrases"]
+    assert len(phrases) >= 500 and data["about"]
+    for phrase, entry in phrases.items():
+        assert re.fullmatch(r"[\u4e00-\u9fff]{1,8}", phrase), phrase
+        assert re.fullmatch(r"[a-z]+( [a-z]+){0,2}", entry["en"]), (phrase, entry)
+        assert entry["type"] in ("number", "string", "boolean", "rating", "date", "time", "text"), phrase
+
+
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("干啥的", "job"),  # said whole
+        ("印象咋样", "impression"),
+        ("最后净赚多少", "net profit"),  # after when it is counted
+        ("每天卖了多少根", "sold count"),
+        ("医院哪个科", None),  # a noun of its own before it: more than the department alone
+        ("房子多大", None),  # 多大 alone is an age, never the end of a longer phrase
+    ],
+)
+def test_a_colloquial_question_is_named_by_the_question_glossary(phrase: str, name: str | None) -> None:
+    assert gloss.asked_name(phrase) == name
+
+
+def test_a_tools_fields_asked_as_colloquial_questions_are_named_by_them_once() -> None:
+    text = "记一下看过的房子的房东 多大 干啥的 印象咋样"
+    program = OfflinePlanner().plan(text, classify(text).model_copy(update={"lang": "en"}), []).program
+    fields = next(iter(program.entities.values())).fields
+    assert {"age", "job"} <= set(fields)
+    assert sum("impression" in f.label.lower() for f in fields.values()) <= 1

@@ -78,6 +78,38 @@ def field_gloss() -> dict[str, str]:
     return words
 
 
+QUESTION_GLOSS = KNOWLEDGE / "question_gloss_zh.json"
+MIN_ENDING = 3  # the shortest question that names a field at the end of a longer phrase ("最后净赚多少": 净赚多少)
+
+
+@cache
+def question_gloss() -> dict[str, str]:
+    """Colloquial Chinese questions that name a field -> its English name (多大 age, 干啥的 job, 充了几度 kwh charged):
+    toolgen/knowledge/data/question_gloss_zh.json, read before the dictionary."""
+    phrases: dict[str, dict[str, str]] = json.loads(QUESTION_GLOSS.read_text(encoding="utf-8"))["phrases"]
+    return {phrase: entry["en"] for phrase, entry in phrases.items()}
+
+
+def asked_name(phrase: str) -> str | None:
+    """The English name of a field a colloquial question names, said whole ("印象咋样" -> impression) or ending a
+    phrase a few characters longer ("最后净赚多少" -> net profit)."""
+    known = question_gloss()
+    if phrase in known:
+        return known[phrase]
+    for size in range(min(len(phrase) - 1, 8), MIN_ENDING - 1, -1):
+        if phrase[-size:] in known and _BEFORE_A_QUESTION.fullmatch(phrase[:-size]):
+            return known[phrase[-size:]]
+    return None
+
+
+# What may come before a question that names a field and leave it that field: when and how much of it, who ("最后净赚
+# 多少", "每天卖了多少根"), never a noun of its own ("医院哪个科" is more than the department)
+_BEFORE_A_QUESTION = re.compile(
+    r"(?:最后|每天|每次|每回|每周|每月|当时|当天|一共|总共|大概|大约|今天|这次|那天|平时|一般|前一天|到底|分别|各自|都|还|又|"
+    r"也|就|我|他|她|它|们)*"
+)
+
+
 @cache
 def field_words() -> dict[str, str]:
     """Chinese words of the field library's own fields -> the English name the library gives the field ("金额" ->
@@ -113,6 +145,10 @@ def english(phrase: str) -> str | None:
     None when none of its words has one."""
     if phrase in ONE_CHARACTER_NOUNS:
         return ONE_CHARACTER_NOUNS[phrase]
+    if phrase not in field_gloss():  # a heading's word is named by the headings' glossary below
+        asked = asked_name(phrase)
+        if asked:
+            return asked
     known = glossary()
     names: list[str] = []
     loose = 0  # characters no word of two or more covers: a fragment of a sentence, not a name

@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
-from toolgen.knowledge.gloss import done_name, english
+from toolgen.knowledge.gloss import asked_name, done_name, english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
 
@@ -155,18 +155,24 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     labels = {w for f in own for w in (f.label.en.lower(), f.label.zh)}
     fields: list[FieldDef] = []
     for k, item in enumerate(intent.slots.get("asked") or [], start=1):
-        known = lib.get(item.get("field") or "")
+        said = str(item["said"])
+        # a colloquial question that names a field, as the request put it ("多大": age, "最后净赚多少": net profit)
+        whole = next((x for x in intent.slots.get("listed") or [] if said in x), said) if _HAN.search(said) else ""
+        # (where the reader found no field or name of its own and its words none: "几点吃的" is the time it reads)
+        own_name = item.get("field") or item.get("name") or (_english(said) if whole else None)
+        glossed = asked_name(whole) if whole and not own_name else None
+        said = whole if glossed else said  # named by the whole question, not the piece the reader kept ("干啥的": 的)
+        known = lib.get(snake(glossed) if glossed else item.get("field") or "")
         if known is not None and item["type"] in ("number", "integer") and known.type not in ("number", "integer"):
             known = None  # "背了多少个单词" counts words: a number, not the word field
         if known is not None:
             if not duplicates(known, names | {f.name for f in fields}):
                 fields.append(known.model_copy(update={"required": False}))
             continue
-        said = str(item["said"])
         if said.lower() in labels or any(said in label or label in said for label in labels if len(label) >= 2):
             continue
-        english = str(item.get("name") or item.get("en") or "") or None
-        if item.get("of"):  # "背了多少个单词": the words, named by the things counted
+        english = glossed or str(item.get("name") or item.get("en") or "") or None
+        if item.get("of") and not glossed:  # "背了多少个单词": the words, named by the things counted
             thing = _english(str(item["of"]))
             if thing and len(thing.split()) <= 2:
                 english = thing if thing.endswith("s") else _plural(thing)
@@ -243,7 +249,7 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     questions = [str(a["said"]).lower() for a in intent.slots.get("asked") or []]
     for k, item in enumerate(intent.slots.get("listed") or [], start=1):
         said = item.lower()
-        if _QUESTION.search(said) and any(_overlap(said, question) for question in questions):
+        if _QUESTION.search(said) and any(_overlap(said, question, loose=True) for question in questions):
             continue  # read as a question, with its type (asked_fields)
         if any(said in n or (len(n) >= 2 and n in said) for n in names if re.search(r"[\u4e00-\u9fff]", n + said)):
             continue  # 氨 is 氨氮
@@ -258,8 +264,7 @@ def listed_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
                     words = [Words(en=o, zh=o) for o in options]
                     fields.append(FieldDef(name=name, type="choice", label=Words(en=shown, zh=shown), choices=words))
             continue
-        content = {_stem(t) for t in re.findall(r"[a-z]{3,}", said)} - _GENERIC
-        if content and _named_already(content, tokens, phrases):
+        if _said_already(item, tokens, phrases, own):
             continue
         bounds = intent.slots.get("scale")
         if bounds and _RATED.search(said) and any(_rating(f) for f in own):
@@ -293,6 +298,17 @@ def as_said(f: FieldDef, item: str) -> Words:
     if said.lower() in f.label.en.lower():
         return f.label
     return Words(en=(said[:1].upper() + said[1:])[:80], zh=f.label.zh)
+
+
+def _said_already(item: str, tokens: set[str], phrases: list[set[str]], own: list[FieldDef]) -> bool:
+    """Whether a listed item is a field the tool has: by its English words, or by the name the question glossary
+    gives a Chinese question ("印象咋样" is the impression a dating log has)."""
+    content = {_stem(t) for t in re.findall(r"[a-z]{3,}", item.lower())} - _GENERIC
+    if content and _named_already(content, tokens, phrases):
+        return True
+    named = asked_name(item) if _HAN.search(item) else None
+    words = {_stem(t) for t in re.findall(r"[a-z]{3,}", (named or "").lower())} - _GENERIC
+    return bool(words and _named_already(words, tokens, [])) or bool(named and snake(named) in {f.name for f in own})
 
 
 def _named_already(content: set[str], tokens: set[str], phrases: list[set[str]]) -> bool:
@@ -378,10 +394,12 @@ def rescaled(f: FieldDef, intent: Intent) -> FieldDef:
     return f.model_copy(update={"min": low, "max": high, "label": label})
 
 
-def _overlap(a: str, b: str) -> bool:
-    """Whether two wordings of an item share most of their words or characters (an item the question reader read)."""
+def _overlap(a: str, b: str, *, loose: bool = False) -> bool:
+    """Whether two wordings of an item share most of their words or characters (an item the question reader read);
+    ``loose``, a Chinese question and what the reader kept of it share a word's character ("几点吃的", "吃时间")."""
     if _HAN.search(a):
-        return len(set(a) & set(b)) * 2 >= min(len(set(a)), len(set(b)))
+        shared = set(a) & set(b) - set("几多少什么啥哪谁了的吗没不是有")
+        return bool(shared) if loose else len(set(a) & set(b)) * 2 >= min(len(set(a)), len(set(b)))
     words = set(re.findall(r"[a-z]{3,}", a)) - {"how", "what", "which", "much", "many", "long", "often"}
     return not words or bool(words & set(re.findall(r"[a-z]{3,}", b)))  # "how much" is only the question
 
