@@ -414,3 +414,19 @@ def test_a_forecast_of_pollen_reads_days_with_as_many_figures_as_a_select_holds(
     assert status == 200, body
     assert [r["date"] for r in body["items"]] == [f"2026-12-{d:02d}" for d in range(2, 7)]
     assert all(isinstance(r["grass_pollen"], float) for r in body["items"])
+
+
+def test_current_weather_asked_over_the_days_to_come_is_the_daily_forecast_of_its_figures(overrides, upstream):
+    # given the humidity asked over the coming days, in a request that also names what it is for
+    app, program = tool("回南天又要来了，深圳未来几天的露点和湿度看一下")
+    op = program.operations[0]
+    # then it reads the daily forecast of the figures named, a row per day, titled a forecast
+    assert program.archetype == "weather_now" and "daily" in op.query and "current" not in op.query
+    assert {"dew_point_2m_max", "relative_humidity_2m_mean"} <= set(op.query["daily"].split(","))
+    assert program.title == "天气（预报）"
+    status, body = call(app, op.path)
+    assert status == 200, body
+    assert [r["date"] for r in body["items"]] == [f"2026-12-{d:02d}" for d in range(2, 9)]
+    assert all(isinstance(r["humidity"], float) for r in body["items"])
+    # kept as a log where it is recorded
+    assert classify("回南天每天记一下家里的湿度").shape == "log"

@@ -31,6 +31,7 @@ from toolgen.knowledge.base import DATA, library, load
         # words set apart by spaces after the tool's name
         ("birding log location species count weather", ["location", "species", "count", "weather"]),
         ("观鸟记录 地点 鸟种 数量 天气", ["地点", "鸟种", "数量", "天气"]),
+        ("我的茶叶清单 产地 厂商 入手价", ["产地", "厂商", "入手价"]),  # a heading's word counts after the name too
         # with no tool's name before them, when every one is worded as an attribute (a heading's word: 进价, 库存)
         ("二手书摊的书 进价 售价 库存", ["进价", "售价", "库存"]),
         ("鞋柜里的鞋 按季节 颜色 尺码", ["按季节", "颜色", "尺码"]),

@@ -157,8 +157,8 @@ def runs(text: str) -> list[str]:
             return items
     if _HAN.search(text) and re.search(r"\S\s+\S", text) and not re.search(r"[，,、。；;]", text):
         words = text.split()  # "钓鱼记录 地点 天气 钓了几条 多重": the tool's name, then its attributes
-        if len(words) >= 4 and _TOOL_NOUN.search(words[0]):
-            return _accepted(words[1:], spaced=True)
+        if len(words) >= 4 and _TOOL_NOUN.search(words[0]):  # (a word people head a column with counts: 厂商)
+            return _accepted(words[1:], spaced=True, headings=True)
         # "淘宝小店商品 进价 售价 库存": what the rows are, then what each holds, every one worded as an attribute
         # (a word people head a column with counts here: 售价, 库存; among commas, 交通 and 购物 are as often values)
         items = _accepted(words[1:], spaced=True, headings=True) if len(words) >= 3 else []

@@ -36,7 +36,15 @@ from toolgen.intent.details import (
 )
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.named import extract
-from toolgen.intent.read import Reading, asks_for_a_tool, find_subjects, read, zh_cue, zh_word_spans
+from toolgen.intent.read import (
+    SUBJECT_NAMED,
+    Reading,
+    asks_for_a_tool,
+    find_subjects,
+    read,
+    zh_cue,
+    zh_word_spans,
+)
 from toolgen.intent.slots import (
     find_cities,
     find_cuisines,
@@ -202,6 +210,20 @@ def _chore(task: str, reading: Reading) -> bool:
     return bool(_CHORE.match(task.lower())) and reading.subject is None
 
 
+def _looked_up_ahead(text: str, reading: Reading) -> Reading | None:
+    """The days to come are looked up, not logged: a lookup subject the request names, where it asks about the days
+    ahead and records nothing ("回南天又来了，未来几天湿度看一下" is the humidity forecast, not an indoor log)."""
+    if reading.subject is None or reading.subject.shape == "lookup" or not _DAYS_AHEAD.search(text):
+        return None
+    if _RECORDED.search(text):
+        return None
+    ahead = next((f for f in find_subjects(text) if f[0].shape == "lookup" and f[1] >= SUBJECT_NAMED), None)
+    if ahead is None:
+        return None
+    subject, score, word = ahead
+    return Reading(subject, score, reading.shape_scores, reading.action, word)
+
+
 def _yielding(text: str, reading: Reading, all_scores: dict[str, float]) -> Reading:
     """A subject named only by a noun of its own ("a sushi or thai place") gives way to a named kind in contention;
     one named only among the fields listed after a head that asks for another shape ("log my kite sessions: wind
@@ -209,6 +231,9 @@ def _yielding(text: str, reading: Reading, all_scores: dict[str, float]) -> Read
     or where it names none, no subject."""
     if reading.by_noun and max(s for n, s in all_scores.items() if n != OUT_OF_SCOPE.name) >= MIN_SCORE:
         return Reading(shape_scores=reading.shape_scores)
+    looked_up = _looked_up_ahead(text, reading)
+    if looked_up is not None:
+        return looked_up
     said = head(text)
     if said is None or reading.subject is None or reading.matched.lower() in said.lower():
         return reading
@@ -450,9 +475,6 @@ _DAYS_AHEAD = re.compile(
 
 # Shapes a tool can be guessed in for a subject the knowledge base does not know (a formula cannot be guessed).
 GUESSABLE = ("log", "collection", "schedule", "dates")
-
-
-SUBJECT_NAMED = 2.5  # a subject's score when one of its own words names it (less: a part of a word, a noun)
 
 
 @cache

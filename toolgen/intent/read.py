@@ -464,7 +464,7 @@ def _conditions_said(text: str, found: dict[str, tuple[float, str]]) -> None:
             found[sid] = (min(found[sid][0], max(named) - 0.01), found[sid][1])
 
 
-SUBJECT_NAMED = 2.5  # a subject's own phrase (a pattern is 2.75, a noun alone 1.75)
+SUBJECT_NAMED = 2.5  # a subject's score when one of its own words names it (a pattern is 2.75, a noun alone 1.75)
 
 
 # Among the subjects the rules found, the learned choice of subject (subjects.py) puts first the one it is at least

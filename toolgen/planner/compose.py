@@ -1100,6 +1100,36 @@ def _slot_value(slot: str | None, slots: dict[str, Any], taken: set[str]) -> Any
 AIR_QUALITY_DAYS = 5  # the days Open-Meteo's air quality API forecasts by default (up to 7)
 
 
+def _lookup_title(subject: Subject, lang: str, period: tuple[str, str] | None, *, forecast: bool) -> str:
+    """A lookup's title, with the day or the forecast it reads ("Rain Forecast", never "... forecast" twice; current
+    weather read as a forecast is "Weather forecast", not "Weather Now")."""
+    title = subject.title.in_(lang)
+    if forecast:
+        title = re.sub(r"\s*\b(?:now|current)\b\s*|实时|现在|当前", "", title, flags=re.I).strip() or title
+    if period and period[1] not in title and period[0] not in title.lower():
+        title = f"{title}（{period[1]}）" if lang == "zh" else f"{title} {period[0]}"
+    return title
+
+
+def _forecast_of(look: Lookup, intent: Intent) -> Lookup:
+    """Current weather asked over the days to come ("未来几天上海的湿度") is the daily forecast of the same figures,
+    and of those the person names."""
+    if look.series != "current" or look.api != "forecast" or not intent.slots.get("days_ahead"):
+        return look
+    if intent.slots.get("when"):
+        return look
+    measures = library().measures
+    daily: dict[str, LookupValue] = {}
+    for name in dict.fromkeys([*(intent.slots.get("measures") or []), *look.values]):
+        value = measures[name].value("forecast", "daily") if name in measures else None
+        if value is not None and value.var not in {v.var for v in daily.values()} and len(daily) < 8:
+            daily[name] = value
+    if not daily:
+        return look
+    sort = look.sort if look.sort and look.sort.lstrip("-") in daily else None
+    return look.model_copy(update={"series": "daily", "values": daily, "sort": sort})
+
+
 HOURLY_ROOM = 420  # of a select's 500 characters, what its columns of hourly values may take (dates and place besides)
 
 
@@ -1135,7 +1165,7 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
 
     assert subject is not None  # an API cannot be guessed
     assert subject.lookup is not None
-    lang, look, labels = intent.lang, subject.lookup, _Labels(intent.lang)
+    lang, look, labels = intent.lang, _forecast_of(subject.lookup, intent), _Labels(intent.lang)
     home = fact("city")
     places = _places([*(intent.slots.get("cities") or []), *([home] if home else [])]) or _places(list(DEFAULT_CITIES))
     names = [p.name for p in places]
@@ -1230,9 +1260,7 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         period = ("tomorrow", "明天") if ahead else ("now", "现在") if when in ("now", "today") else None
     else:
         period = ("forecast", "预报")
-    title = subject.title.in_(lang)
-    if period and period[1] not in title and period[0] not in title.lower():  # "Rain Forecast", not "... forecast"
-        title = f"{title}（{period[1]}）" if lang == "zh" else f"{title} {period[0]}"
+    title = _lookup_title(subject, lang, period, forecast=look is not subject.lookup)
     return {
         "name": snake(subject.id),
         "title": title,
