@@ -32,6 +32,8 @@ from toolgen.knowledge.base import DATA, library, load
         ("birding log location species count weather", ["location", "species", "count", "weather"]),
         ("观鸟记录 地点 鸟种 数量 天气", ["地点", "鸟种", "数量", "天气"]),
         ("我的茶叶清单 产地 厂商 入手价", ["产地", "厂商", "入手价"]),  # a heading's word counts after the name too
+        # words set apart by spaces after the last comma, most of them worded as attributes
+        ("what the bake sale sold every sunday, item qty price", ["item", "qty", "price"]),
         # with no tool's name before them, when every one is worded as an attribute (a heading's word: 进价, 库存)
         ("二手书摊的书 进价 售价 库存", ["进价", "售价", "库存"]),
         ("鞋柜里的鞋 按季节 颜色 尺码", ["按季节", "颜色", "尺码"]),
@@ -68,6 +70,8 @@ def test_a_run_of_attributes_is_read_wherever_it_stands(text: str, items: list[s
         "晚饭 想吃 火锅 烧烤",  # things to choose between, spaced
         "每天算一下3+5+8一共多少",  # a sum of numbers
         "I went to the market today. bought apples, pears and milk",  # things, after a sentence
+        "log my dog walks, morning and evening",  # times of day after a comma
+        "remind me to water the plants, every three days",
     ],
 )
 def test_tasks_values_and_things_are_not_attributes(text: str) -> None:

@@ -282,6 +282,13 @@ def test_one_chore_with_its_interval_is_a_schedule_of_it_and_a_verb_names_no_sub
     assert classify("measure the kids' height every 6 months").archetype != "custom_schedule"  # a measurement is logged
 
 
+@pytest.mark.parametrize(
+    "text", ["I never remember when I last flipped the mattress", "I always forget when we last bled the radiators"]
+)
+def test_forgetting_when_something_was_last_done_asks_for_a_schedule(text):
+    assert classify(text).shape == "schedule"
+
+
 def test_tasks_asked_how_often_are_a_schedules_rows_at_the_usual_interval_not_durations():
     # given chores the person asks how often to do, naming no interval
     home = Tool("窗帘多久洗一次 地毯多久吸一次 总是想不起来")

@@ -175,6 +175,11 @@ def runs(text: str) -> list[str]:
         spaced = _EN_SPACED.match(text)
         if spaced:  # "fishing log spot species size weather"
             return _accepted(spaced.group(2).split(), spaced=True)
+        last = text.rsplit(",", 1)[1].split() if "," in text else []
+        if 2 <= len(last) <= 6:  # "... each saturday, item qty price": words after the last comma, each an attribute
+            items = _accepted(last, spaced=True)
+            if items and sum(_attribute(i) for i in items) * 2 > len(items):
+                return items
     return []
 
 
