@@ -16,6 +16,7 @@ FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 137, "fresh2": 139, "fresh3": 138,
     "fresh4": 141, "fresh5": 131, "fresh6": 133, "fresh7": 120, "model1": 129, "blind2": 138, "blind3": 138,
     "blind4": 126, "blind5": 120, "blind6": 133, "blind7": 128, "blind8": 129,
+    "blind9": 120,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -47,6 +48,11 @@ FLOORS = {
 # not logged (回南天 ... 未来几天露点和湿度看一下: the daily forecast of what current weather shows). blind5 120 and
 # blind6 133 since forgetting when something was last done asks for a schedule and words after a last comma may
 # list attributes ("what sold at my market stall each saturday, item qty price").
+# blind9 was written after those and read once (110, its first reading; main before this session read 110 too); 120
+# since an action told outright at the start of a sentence, or in a clause of its own after a comma, is the action
+# though a tool's word is in what it acts on ("email my landlord the list of ..."), adding to a cart is buying, a
+# diagnosis or a prescription asked is medical, lottery numbers to bet on are no tool, and the weather among what a log
+# writes down asks nothing of the days to come ("keep count of the eggs ... curious if the cold weather ...").
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

@@ -80,6 +80,21 @@ def test_homework_a_child_does_is_something_to_log_not_homework_asked_of_toolgen
         ("remind me to pay the rent every month on the 1st", None),
         ("warranty tracker for the fridge. purchase date + warranty length", None),  # a list of fields, no order
         ("记录我每天发朋友圈的次数", None),
+        # told outright at the start, a tool's word only in what the action is on
+        ("email my accountant the list of receipts from march", "message"),
+        ("post my reading log to facebook for me", "message"),
+        ("from the team roster, email everyone whose contract ends this month a heads-up", "message"),
+        ("put the items on my grocery list into my walmart cart", "purchase"),
+        ("帮我把收藏夹里的东西都在京东下单", "purchase"),
+        ("a shopping list where I tick what I put in the basket", None),
+        # a diagnosis or a prescription asked of toolgen; a log of symptoms is a tool
+        ("what do i have if my ankle is swollen and purple, is it serious", "medical"),
+        ("嗓子疼了两天，是不是得了流感，该吃什么药", "medical"),
+        ("log my symptoms and what medicine I took", None),
+        # numbers to bet on; a log of tickets bought is a tool
+        ("predict the lotto numbers for next week", "out_of_scope"),
+        ("推荐几注大乐透号码", "out_of_scope"),
+        ("记录我买的双色球号码和中奖情况", None),
     ],
 )
 def test_an_action_asked_of_toolgen_is_refused_the_same_words_in_a_tool_are_not(prompt, refusal):

@@ -409,6 +409,8 @@ OUT_OF_SCOPE = Archetype(
         ("(solve|(what'?s|what is|give me|tell me) the answers? (to|for|of)) .{0,40}"
          '(homework|equations?|problems?|worksheet|quiz|exercises?)', 4),
         ('solve\\b.{0,30}\\d\\s*=', 4),  # an equation to solve ("solve 2x - 5 = 11 for me")
+        ('(give me|predict|pick|generate|recommend|what are) .{0,20}(winning |next )?(lottery|lotto|powerball) numbers',
+         4),
         ('(pay|transfer) (my )?\\$?\\d*', 2.5), ('stock (price|tips?)', 3), ('invest(ing|ment)?', 2),
         ('(fix|repair) my', 3), ('sing', 2), ('draw (me )?a', 3), ('passport|visa', 2),
         ('^(please )?(can you |could you )?renew ', 3), ('renew (my |the |our )?\\S+( \\S+)? for (me|us)', 4),
@@ -431,6 +433,9 @@ OUT_OF_SCOPE = Archetype(
         ('几点了', 4), ('护照', 3), ('(陪|和|跟)我(聊|说说话|说会|谈谈)', 4),
         # homework done for the person, not a child's homework to log ("孩子每天写作业 哪科")
         ('(帮我|替我|给我|帮忙|你来|代)(写|做|完成|抄)?.{0,4}作业|作业(的)?答案', 3),
+        # numbers to bet on, asked of toolgen (a log of tickets bought is a tool)
+        ('(推荐|预测|给我|来|算)(几[个组注])?.{0,6}(双色球|大乐透|彩票|福彩|体彩)(的)?(号码)?'
+         '|(双色球|大乐透|彩票)(下期)?.{0,4}号码.{0,3}(推荐|预测|是啥|是什么)', 4),
     ),
     question="",
 )

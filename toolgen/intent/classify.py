@@ -210,6 +210,24 @@ def _chore(task: str, reading: Reading) -> bool:
     return bool(_CHORE.match(task.lower())) and reading.subject is None
 
 
+# Writing down, not looking at ("每天看一眼汇率" looks each day; "keep count of the eggs" writes down)
+_WRITTEN = re.compile(
+    r"\b(track|log|record|note down|write down|jot down|keep (?:a )?(?:count|track|log|record|note)s?)\b"
+    r"|记录|记下|记一下|记个|写下|登记",
+    re.IGNORECASE,
+)
+_AHEAD = re.compile(
+    r"\b(forecast|will it|is it going to|tomorrow|tonight|this weekend|rank|compare|which city|hottest|coldest)\b"
+    r"|预报|明天|会不会|今晚|周末|排名|哪个城市|最热|最冷",
+    re.IGNORECASE,
+)
+
+
+def _looks_ahead(text: str) -> bool:
+    """Whether a request asks what the weather will be, or how places compare: what a lookup reads."""
+    return bool(_AHEAD.search(text) or _DAYS_AHEAD.search(text) or _PLACES.search(text))
+
+
 def _looked_up_ahead(text: str, reading: Reading) -> Reading | None:
     """The days to come are looked up, not logged: a lookup subject the request names, where it asks about the days
     ahead and records nothing ("回南天又来了，未来几天湿度看一下" is the humidity forecast, not an indoor log)."""
@@ -361,13 +379,16 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
     )
     # a lookup's words in a request to write things down, naming no place: the weather is one of the things it
     # records ("每天记一下卖了多少、成本多少、还有当天天气": a stall's sales log with the day's weather)
-    looked_up_in_a_record = (
-        reading.subject is not None
-        and reading.subject.shape in ("log", "collection")
-        and NAMED_SHAPES[top_name] == "lookup"
+    # (or asking nothing of the days to come: "keep count of the eggs every day, curious if the cold weather is
+    # slowing them down")
+    weather_recorded = (
+        NAMED_SHAPES[top_name] == "lookup"
         and _RECORDED.search(text) is not None
         and not find_cities(text)
-        and len(asked(text)) >= 2
+        and (len(asked(text)) >= 2 or (_WRITTEN.search(text) is not None and not _looks_ahead(text)))
+    )
+    looked_up_in_a_record = (
+        reading.subject is not None and reading.subject.shape in ("log", "collection") and weather_recorded
     )
     # a request that asks who pays whom ("最后算谁给谁转多少") is settling up, whatever its costs' subject (fuel)
     settles = top_name == "expense_splitter" and named and _SETTLE.search(text) is not None
@@ -419,6 +440,8 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
         )
     ):
         return _of_subject(text, lang, reading.subject, subject_score, top, confidence)
+    if named and weather_recorded and reading.subject is None:  # a log of what it records, the weather among it
+        return _composed(text, lang, None, "log", max(reading.shape_scores.get("log", 0.0), 2.0), top)
     if named:
         return _named(text, lang, top_name, confidence)
     shape = reading.shape

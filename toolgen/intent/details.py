@@ -206,7 +206,8 @@ def per(text: str) -> str | None:
 
 _EN_OBJECT = re.compile(
     r"\b(?:track(?:ing)?|log(?:ging)?|record(?:ing)?|keep track of|monitor(?:ing)?|note down|keep (?:a )?(?:list|log|"
-    r"record) of|list of|collection of|list(?:ing)? (?:all )?)\s+(?:(?:all|each|every)\s+)?(?:of\s+)?"
+    r"record|count|tally) of|count(?:ing)?|list of|collection of|list(?:ing)? (?:all )?)\s+(?:(?:all|each|every)\s+)?"
+    r"(?:of\s+)?"
     r"(?:my|our|the|a|all|how (?:much|many|often)|when)?\s*(?P<object>[a-z][a-z' -]{1,40}?)"
     r"(?=\s+(?:in|per|each|every|and|with|by|for|so|to|on|that|which|i|over|at|from|this|week|day|month)\b|[,.!?]|$)",
     re.IGNORECASE,

@@ -543,7 +543,8 @@ def find_action(text: str) -> Action | None:
     tool = asks_for_a_tool(text)
     # a clause of its own that names no tool is asked as it is said ("pay the electricity bill from my account and then
     # mark it paid in my bills list", "把账单记一下 然后直接用支付宝把电费交了"): the tool is asked besides
-    clauses = [c for c in _CLAUSE.split(text) if c and c.strip() and not asks_for_a_tool(c)] if tool else []
+    pieces = [c for c in _CLAUSE.split(text) if c and c.strip()]
+    clauses = [c for c in pieces if not asks_for_a_tool(c)] if tool or len(pieces) > 1 else []
     for action in _words()["actions"]:
         # "a list of restaurants to book" is a list; hacking is hacking; a tool that books is booking
         by_tool = action.get("by_tool", {"en": [], "zh": []})
@@ -552,9 +553,16 @@ def find_action(text: str) -> Action | None:
         hit = any(_as_written(p).search(text.lower()) for p in english) or any(zh_cue(p).search(text) for p in chinese)
         hit = hit or any(
             any(_as_written(p).search(clause.strip().lower()) for p in action["en"])
-            if _IMPERATIVE.match(clause.strip())
+            if _IMPERATIVE.match(clause.strip()) and not _SEEING.match(clause.strip())
             else any(zh_cue(p).search(clause) for p in action["zh"])
             for clause in clauses
+        )
+        # told outright at the start, a tool's words only in what it acts on ("email my landlord the list of stuff
+        # that's broken", "post this week's workout log to my instagram"): the action, not the tool
+        hit = hit or (
+            tool
+            and _IMPERATIVE.match(text.strip()) is not None
+            and any(p.startswith("^") and _as_written(p).search(text.strip().lower()) for p in action["en"])
         )
         if hit:
             return Action(action["id"], *action["reason"])
@@ -564,14 +572,16 @@ def find_action(text: str) -> Action | None:
 # An English clause that tells someone to do something to a thing ("pay the bill", "order my usual shop"), not a
 # list of fields ("purchase date + warranty length")
 _IMPERATIVE = re.compile(
-    r"(?:please\s+)?(?:can you\s+|could you\s+)?[a-z]+\s+(?:(?:me|us)\s+)?(?:my|the|a|an|our|some|this|that|it|them|"
-    r"his|her|their)\b",
+    r"(?:please\s+)?(?:can you\s+|could you\s+)?[a-z]+\s+(?:my|the|a|an|our|some|this|that|it|them|his|her|their|"
+    r"everyone|everybody|all)\b",
     re.IGNORECASE,
 )
+_SEEING = re.compile(r"(?:get|see|show|know|find|check|have|make|keep)\b", re.IGNORECASE)  # "and get my L/100km"
 # Where one thing asked ends and the next begins: "and then", "then", "然后", "顺便", a sentence's end
 _CLAUSE = re.compile(
     r"\s*(?:,\s*)?\b(?:and then|then|and also|after that|afterwards)\b\s*"
     r"|\s+and\s+(?=(?:then\s+)?[a-z]+\s+(?:my|the|it|its|them|their|a|an|our|this|that|what|how|when|where|which|who)\b)"
+    r"|,\s+(?=(?:text|email|message|call|send|pay|order|buy|book|post|tweet)\s)"
     r"|[.;!?]\s+|\s*(?:然后|接着|顺便|之后再|并且)\s*|[。；！？]",
     re.IGNORECASE,
 )
