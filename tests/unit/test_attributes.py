@@ -32,6 +32,7 @@ from toolgen.knowledge.base import DATA, library, load
         ("birding log location species count weather", ["location", "species", "count", "weather"]),
         ("观鸟记录 地点 鸟种 数量 天气", ["地点", "鸟种", "数量", "天气"]),
         ("我的茶叶清单 产地 厂商 入手价", ["产地", "厂商", "入手价"]),  # a heading's word counts after the name too
+        ("书架盘点 作者 出版社 还有上次读是啥时候", ["作者", "出版社", "上次读是啥时候"]),  # and a question of each row
         # words set apart by spaces after the last comma, most of them worded as attributes
         ("what the bake sale sold every sunday, item qty price", ["item", "qty", "price"]),
         # with no tool's name before them, when every one is worded as an attribute (a heading's word: 进价, 库存)
@@ -220,6 +221,7 @@ def test_a_run_read_whole_wins_over_a_reader_that_cut_it_short() -> None:
         ("野外观察记录：地点、动物出没、天气", "动物出没", "string"),  # 出没 is no question
         ("观星记录：地点、看了多长时间、拍到流星没", "拍到流星没", "boolean"),
         ("风筝日记：哪天、放了多长时间、线断没", "分钟（min）", "number"),  # how long, not a clock time
+        ("鞋柜盘点 品牌 颜色 还有上次穿是啥时候", "上次穿是啥时候", "date"),  # when: a day, not a clock time
     ],
 )
 def test_an_item_is_typed_by_how_it_is_said_not_by_a_word_inside_it(text: str, label: str, kind: str) -> None:

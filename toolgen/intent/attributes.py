@@ -44,6 +44,7 @@ _ATTRIBUTE_NOUN = re.compile(
     r"meaning|definition|spot|weather|with|who|how much|how many|again)s?$",
     re.IGNORECASE,
 )
+_ASKS_OF_A_ROW = re.compile(r"[啥几哪吗]|什么|多少|没有?$")  # a question about each row ("上次穿是啥时候")
 _ZH_STRIP = re.compile(
     r"^(?:每[次天个条笔件本部张]的?|记录?一?下?|还有|以及|和|及|要?记)|(?:等等?|之类的?|这些|这种|什么的)$"
 )
@@ -162,7 +163,8 @@ def runs(text: str) -> list[str]:
         # "淘宝小店商品 进价 售价 库存": what the rows are, then what each holds, every one worded as an attribute
         # (a word people head a column with counts here: 售价, 库存; among commas, 交通 and 购物 are as often values)
         items = _accepted(words[1:], spaced=True, headings=True) if len(words) >= 3 else []
-        if items and all(_attribute(i) or _heading(i) or grouped_by(i) for i in items):
+        # (or a question about each row: "衣柜盘点 按类别 颜色 季节 还有上次穿是啥时候")
+        if items and all(_attribute(i) or _heading(i) or grouped_by(i) or _ASKS_OF_A_ROW.search(i) for i in items):
             return items
     if not _HAN.search(text):
         for m in _EN_AFTER.finditer(text):

@@ -417,6 +417,7 @@ _CHOICE = re.compile(
 )
 # What an English item's words say it holds: its head noun names the type ("start time", "number of guests")
 _TYPED_BY_HEAD: list[tuple[FieldKind, re.Pattern[str]]] = [
+    ("date", re.compile(r"(?:什么时候|啥时候)$")),  # when, a day: "上次穿是啥时候" (its English may end in "time")
     ("time", re.compile(r"\btime$|\bo'?clock$")),
     ("date", re.compile(r"\b(date|day|deadline)$|(birth|pay|due|start|end)day$")),
     ("number", re.compile(r"^(number of|how many|# of|count of)\b|\b(cost|price|amount|paid|spent|total|fee)$")),
