@@ -15,6 +15,8 @@ from toolgen.intent import classify
 from toolgen.intent.asked import asked
 from toolgen.intent.classify import classify_as
 from toolgen.intent.details import amounts, every_days, head_count, per, tracked_object
+from toolgen.intent.read import find_subjects
+from toolgen.knowledge.base import library
 from toolgen.planner import OfflinePlanner
 from toolgen.planner.proposal import ask
 from toolgen.planner.trial import trial
@@ -292,13 +294,18 @@ def test_forgetting_when_something_was_last_done_asks_for_a_schedule(text):
 def test_tasks_asked_how_often_are_a_schedules_rows_at_the_usual_interval_not_durations():
     # given chores the person asks how often to do, naming no interval
     home = Tool("窗帘多久洗一次 地毯多久吸一次 总是想不起来")
-    # then they are a schedule's starting rows, at the usual interval, and no "how long" field is asked
+    # then they are a schedule's starting rows, said as chores are, each at the interval of the schedule its words
+    # name (curtains' washing) or the usual one, and no "how long" field is asked
     assert home.intent.shape == "schedule" and "minutes" not in home.fields
-    assert [t["task"] for t in home.intent.slots["tasks"]] == ["窗帘洗", "地毯吸"]
+    assert [t["task"] for t in home.intent.slots["tasks"]] == ["洗窗帘", "吸地毯"]
     (rows,) = home.program.seed.values()
-    assert [r["task"] for r in rows] == ["窗帘洗", "地毯吸"] and {r["every_days"] for r in rows} == {7}
+    curtains = library().subjects[find_subjects("洗窗帘")[0][0].id]
+    assert curtains.shape == "schedule" and rows[0] == {"task": "洗窗帘", "every_days": curtains.every_days}
+    assert rows[1]["task"] == "吸地毯" and rows[1]["every_days"] > 1
     trial(home.program)  # stored as the pipeline stores them
-    assert [a["type"] for a in asked("跑步跑了多久")] == ["number"]  # how long it took stays a duration
+    # asked how often it happens in order to record it, it is a log
+    assert classify("记录一下宝宝多久喂一次奶").shape == "log"
+    assert classify("how often does the baby wake up at night, log every wake up").shape == "log"
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,16 @@ def test_homework_a_child_does_is_something_to_log_not_homework_asked_of_toolgen
         ("predict the lotto numbers for next week", "out_of_scope"),
         ("推荐几注大乐透号码", "out_of_scope"),
         ("记录我买的双色球号码和中奖情况", None),
+        ("算一下我今年买彩票花了多少钱", None),
+        # background said before the tool, a command that is the tool's own, or what the tool keeps: no action
+        ("我每个月都要交房租。帮我做个记录，记下每次交了多少", None),
+        ("我们家每个月交物业费，然后记一下交了多少", None),
+        ("帮我把每个月付了多少房租记下来", None),
+        ("把我每天发朋友圈的内容记下来", None),
+        ("Get a budget tracker set up for our wedding", None),
+        ("track the books I read and order them by rating", None),
+        ("track the kids' allowance, then pay them every saturday", None),
+        ("Send the team a weekly chore rota", "message"),  # sending is a message, not a payment
     ],
 )
 def test_an_action_asked_of_toolgen_is_refused_the_same_words_in_a_tool_are_not(prompt, refusal):

@@ -135,6 +135,8 @@ def test_the_model_is_read_without_numpy_and_a_tool_never_loads_it() -> None:
         # named in its own right, a condition is the tool
         ("I have asthma and want to log my peak flow and how my chest feels", "peak_flow"),
         ("track my asthma symptoms and the air quality each day", "peak_flow"),
+        ("我爸有高血压，记录每天吃的药和血压", "blood_pressure"),  # named besides in its own right
+        ("my son has eczema, track flare-ups and which creams we use", "eczema"),  # a log of it, as the other is
     ],
 )
 def test_a_subject_someone_is_said_to_have_yields_to_one_the_request_names(text: str, subject: str) -> None:

@@ -434,7 +434,7 @@ OUT_OF_SCOPE = Archetype(
         # homework done for the person, not a child's homework to log ("孩子每天写作业 哪科")
         ('(帮我|替我|给我|帮忙|你来|代)(写|做|完成|抄)?.{0,4}作业|作业(的)?答案', 3),
         # numbers to bet on, asked of toolgen (a log of tickets bought is a tool)
-        ('(推荐|预测|给我|来|算)(几[个组注])?.{0,6}(双色球|大乐透|彩票|福彩|体彩)(的)?(号码)?'
+        ('(推荐|预测|给我|来)(几[个组注])?.{0,6}(双色球|大乐透|彩票|福彩|体彩)的?号码|推荐几[注组]'
          '|(双色球|大乐透|彩票)(下期)?.{0,4}号码.{0,3}(推荐|预测|是啥|是什么)', 4),
     ),
     question="",

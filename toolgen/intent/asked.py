@@ -90,8 +90,7 @@ _ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"(?:(?:是|的)?(?:什么|啥|哪个|哪些|哪一?[个种款条家位本首])|(?<![在去])哪(?![里儿天一])){_NOUN}"),
      "words"),
     (re.compile(r"(?:在哪里?|在哪儿|去哪里?|去的哪里?|哪里|什么地方)(?P<x>[\u4e00-\u9fff]{0,3})"), "place"),
-    # (not how often: "多久换洗一次" asks a task's interval, which a schedule keeps)
-    (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:多久|多长时间|多长)(?![\u4e00-\u9fff]{0,4}一次)"), "duration"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:多久|多长时间|多长)"), "duration"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多重"), "weight"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多远"), "distance"),
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,3}?)多(?P<d>[高深宽厚粗大长])(?!时间|时候)"), "size"),

@@ -217,8 +217,8 @@ _WRITTEN = re.compile(
     re.IGNORECASE,
 )
 _AHEAD = re.compile(
-    r"\b(forecast|will it|is it going to|tomorrow|tonight|this weekend|rank|compare|which city|hottest|coldest)\b"
-    r"|预报|明天|会不会|今晚|周末|排名|哪个城市|最热|最冷",
+    r"\b(forecast|will it|is it going to|tomorrow|tonight|this weekend|next (?:week|month|year)|in \d+ (?:days|weeks)"
+    r"|rank|compare|which city|hottest|coldest)\b|预报|明天|会不会|今晚|周末|下个?月|排名|哪个城市|最热|最冷",
     re.IGNORECASE,
 )
 
@@ -659,6 +659,12 @@ def _composed(
     )
 
 
+def _usual_interval(task: str) -> int | None:
+    """How often the schedule a task's words name recurs ("换牙刷": a toothbrush's 90 days), if they name one."""
+    schedules = (sub.every_days for sub, _, _ in find_subjects(task) if sub.shape == "schedule" and sub.every_days)
+    return next(schedules, None)
+
+
 def _scheduled(
     text: str,
     lang: Literal["en", "zh"],
@@ -667,7 +673,9 @@ def _scheduled(
     rival: float,
     tasks: list[dict[str, Any]],
 ) -> Intent:
-    """A schedule of the listed recurring tasks, titled by the subject when it has another shape."""
+    """A schedule of the listed recurring tasks, titled by the subject when it has another shape; a task whose
+    interval the person asks ("牙刷多久换一次") at the usual one of the schedule its words name, if one does."""
+    tasks = [t if t["every_days"] else {**t, "every_days": _usual_interval(t["task"])} for t in tasks]
     own = subject if subject is not None and subject.shape == "schedule" else None
     intent = _composed(text, lang, own.id if own else None, "schedule", score, rival)
     # the list is the tasks, not fields of a row ("smoke alarm test monthly" is no column)

@@ -205,8 +205,9 @@ def per(text: str) -> str | None:
 
 
 _EN_OBJECT = re.compile(
-    r"\b(?:track(?:ing)?|log(?:ging)?|record(?:ing)?|keep track of|monitor(?:ing)?|note down|keep (?:a )?(?:list|log|"
-    r"record|count|tally) of|count(?:ing)?|list of|collection of|list(?:ing)? (?:all )?)\s+(?:(?:all|each|every)\s+)?"
+    r"\b(?:track(?:ing)?|log(?:ging)?|record(?:ing)?|keep track of|monitor(?:ing)?|(?:note|jot|write) down"
+    r"|keep (?:a )?(?:list|log|record|count|tally) of|count(?:ing)?|list of|collection of|list(?:ing)? (?:all )?)\s+"
+    r"(?:(?:all|each|every)\s+)?"
     r"(?:of\s+)?"
     r"(?:my|our|the|a|all|how (?:much|many|often)|when)?\s*(?P<object>[a-z][a-z' -]{1,40}?)"
     r"(?=\s+(?:in|per|each|every|and|with|by|for|so|to|on|that|which|i|over|at|from|this|week|day|month)\b|[,.!?]|$)",
@@ -624,7 +625,8 @@ _TASK_SEP = re.compile(
 )
 
 
-# A Chinese task asked how often it recurs, its verb kept ("枕芯多久晒一次" -> 枕芯晒)
+_RECORDING = re.compile(r"记录|记一下|记下|统计|\b(?:log|record|track)\b", re.IGNORECASE)
+# A Chinese task asked how often it recurs, its verb kept ("枕芯多久晒一次" -> 晒枕芯)
 _HOW_OFTEN = re.compile(
     r"(?:应该|要|该|得)?(?:多久|多长时间|隔多久|隔几天)(?:要|该|得)?(?P<verb>[\u4e00-\u9fff]{1,3}?)一次"
 )
@@ -637,11 +639,13 @@ def recurring_tasks(text: str) -> list[dict[str, Any]]:
     whose interval is asked ("枕芯多久晒一次") has ``None``."""
     body = re.split(r"[:：]", text, maxsplit=1)[-1]
     tasks: list[dict[str, Any]] = []
+    recorded = _RECORDING.search(text) is not None  # "记录一下宝宝多久喂一次奶": how often it happens, to log
     for part in _TASK_SEP.split(body):
-        asked_how_often = _HOW_OFTEN.search(part)
+        asked_how_often = None if recorded else _HOW_OFTEN.search(part)
         if asked_how_often:  # "床单被套多久换洗一次": a task whose interval the person asks, at the usual one
-            task = (part[: asked_how_often.start()] + asked_how_often.group("verb")).strip()
-            if 1 < len(task) <= 30 and not _NOT_A_TASK.search(task):
+            thing = part[: asked_how_often.start()].strip()
+            task = asked_how_often.group("verb") + thing  # 换洗床单被套, as a chore is said
+            if 1 < len(thing) <= 30 and not _NOT_A_TASK.search(task):
                 tasks.append({"task": task, "every_days": None})
             continue
         # more often than every third day, said as times in a period, is a habit's aim ("running 3x a week"), not a

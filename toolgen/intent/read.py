@@ -410,9 +410,11 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
     en, zh, longest = _index()
     subjects = library().subjects
     found: dict[str, tuple[float, str]] = {}
+    words: dict[str, set[str]] = {}  # every word that names each subject
     for word, subject_id in [(w, en[w]) for w in _english_words(text, en)] + [
         (w, zh[w]) for w in _chinese_words(text, zh, longest)
     ]:
+        words.setdefault(subject_id, set()).add(word)
         score = _word_score(word) + subjects[subject_id].weight
         if score > found.get(subject_id, (0.0, ""))[0]:
             found[subject_id] = (score, word)
@@ -429,7 +431,7 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
     if found:
         _learned_choice(text, found)
     if len(found) > 1:  # after the learned choice, whose words do not say who has what
-        _conditions_said(text, found)
+        _conditions_said(text, found, words)
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1])))
     return [(subjects[sid], score, word) for sid, (score, word) in ranked]
 
@@ -454,13 +456,16 @@ def _said_of_someone(text: str, word: str) -> bool:
     return bool(said) and all(at in having for at in said)
 
 
-def _conditions_said(text: str, found: dict[str, tuple[float, str]]) -> None:
-    """A subject named only as something someone has yields to another the request names in its own right: "air
-    quality in Delhi, my mum has asthma" is the air quality."""
-    context = {sid for sid, (_, word) in found.items() if _said_of_someone(text, word)}
-    named = [score for sid, (score, _) in found.items() if sid not in context]
-    if context and named and max(named) >= SUBJECT_NAMED:
-        for sid in context:
+def _conditions_said(text: str, found: dict[str, tuple[float, str]], words: dict[str, set[str]]) -> None:
+    """A subject named only as something someone has yields to one of another shape the request names in its own
+    right: "air quality in Delhi, my mum has asthma" is the air quality ("我爸有高血压，记录血压" stays blood pressure,
+    named besides; "my son has eczema, track flare-ups" the eczema, whose log the flare-ups are)."""
+    subjects = library().subjects
+    context = {sid for sid in found if all(_said_of_someone(text, word) for word in words.get(sid) or {found[sid][1]})}
+    for sid in context:
+        shape = subjects[sid].shape
+        named = [s for other, (s, _) in found.items() if other not in context and subjects[other].shape != shape]
+        if named and max(named) >= SUBJECT_NAMED:
             found[sid] = (min(found[sid][0], max(named) - 0.01), found[sid][1])
 
 
@@ -543,8 +548,8 @@ def find_action(text: str) -> Action | None:
     tool = asks_for_a_tool(text)
     # a clause of its own that names no tool is asked as it is said ("pay the electricity bill from my account and then
     # mark it paid in my bills list", "把账单记一下 然后直接用支付宝把电费交了"): the tool is asked besides
-    pieces = [c for c in _CLAUSE.split(text) if c and c.strip()]
-    clauses = [c for c in pieces if not asks_for_a_tool(c)] if tool or len(pieces) > 1 else []
+    pieces = [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
+    clauses = _told(pieces) if tool or len(pieces) > 1 else []
     for action in _words()["actions"]:
         # "a list of restaurants to book" is a list; hacking is hacking; a tool that books is booking
         by_tool = action.get("by_tool", {"en": [], "zh": []})
@@ -552,9 +557,9 @@ def find_action(text: str) -> Action | None:
         chinese = [*by_tool["zh"], *([] if tool and not action.get("always") else action["zh"])]
         hit = any(_as_written(p).search(text.lower()) for p in english) or any(zh_cue(p).search(text) for p in chinese)
         hit = hit or any(
-            any(_as_written(p).search(clause.strip().lower()) for p in action["en"])
-            if _IMPERATIVE.match(clause.strip()) and not _SEEING.match(clause.strip())
-            else any(zh_cue(p).search(clause) for p in action["zh"])
+            any(zh_cue(p).search(clause) for p in action["zh"])
+            if _HAN.search(clause)
+            else any(_as_written(p).search(clause.lower()) for p in action["en"])
             for clause in clauses
         )
         # told outright at the start, a tool's words only in what it acts on ("email my landlord the list of stuff
@@ -562,6 +567,7 @@ def find_action(text: str) -> Action | None:
         hit = hit or (
             tool
             and _IMPERATIVE.match(text.strip()) is not None
+            and not _NOT_TOLD.match(text.strip())
             and any(p.startswith("^") and _as_written(p).search(text.strip().lower()) for p in action["en"])
         )
         if hit:
@@ -576,7 +582,35 @@ _IMPERATIVE = re.compile(
     r"everyone|everybody|all)\b",
     re.IGNORECASE,
 )
-_SEEING = re.compile(r"(?:get|see|show|know|find|check|have|make|keep)\b", re.IGNORECASE)  # "and get my L/100km"
+# What tells of a tool, not an action, though said as a command: "and get my L/100km", "order them by rating",
+# "call it a budget tracker"
+_NOT_TOLD = re.compile(r"(?:get|see|show|know|find|check|have|make|keep|call it)\b|order\b.{0,40}\bby\b", re.IGNORECASE)
+# A Chinese clause that asks toolgen itself to do something ("直接用支付宝把电费交了"), not a sentence of background
+# ("我每个月都要交房租。")
+_ZH_TOLD = re.compile(r"(?:再|就|顺便)?(?:请你?|麻烦你?|帮我|替我|给我|直接|你(?:帮|替|给)我)")
+_ZH_DONE = re.compile(r"把.{1,12}(?:交|付|转|还|买|订|发)(?:了|掉|一下)$")  # "用微信把房租交了": told, not told of
+# A phrase, not a clause, before an action after a comma ("from my birthday list, text everyone ...")
+_PHRASE = re.compile(r"(?:from|with|using|on|in|for|off|out of|based on)\b", re.IGNORECASE)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _told(pieces: list[str]) -> list[str]:
+    """The clauses of a request that tell toolgen to do something themselves and name no tool: a Chinese one said to
+    toolgen ("帮我", "直接"), an English command to do something to a thing that comes first, or after a phrase
+    ("pay the electricity bill from my account and then mark it paid in my bills list"; not "track the kids'
+    allowance, then pay them every saturday", where paying is what the tool keeps)."""
+    told = []
+    for i, clause in enumerate(pieces):
+        if asks_for_a_tool(clause):
+            continue
+        if _HAN.search(clause):
+            if _ZH_TOLD.match(clause) or _ZH_DONE.search(clause):
+                told.append(clause)
+        elif _IMPERATIVE.match(clause) and not _NOT_TOLD.match(clause) and (i == 0 or _PHRASE.match(pieces[i - 1])):
+            told.append(clause)
+    return told
+
+
 # Where one thing asked ends and the next begins: "and then", "then", "然后", "顺便", a sentence's end
 _CLAUSE = re.compile(
     r"\s*(?:,\s*)?\b(?:and then|then|and also|after that|afterwards)\b\s*"

@@ -83,16 +83,16 @@ MIN_ENDING = 3  # the shortest question that names a field at the end of a longe
 
 
 @cache
-def question_gloss() -> dict[str, str]:
-    """Colloquial Chinese questions that name a field -> its English name (多大 age, 干啥的 job, 充了几度 kwh charged):
-    toolgen/knowledge/data/question_gloss_zh.json, read before the dictionary."""
+def question_gloss() -> dict[str, tuple[str, str]]:
+    """Colloquial Chinese questions that name a field -> its English name and type (多大 age, 干啥的 job, 充了几度
+    kwh charged, a number): toolgen/knowledge/data/question_gloss_zh.json, read before the dictionary."""
     phrases: dict[str, dict[str, str]] = json.loads(QUESTION_GLOSS.read_text(encoding="utf-8"))["phrases"]
-    return {phrase: entry["en"] for phrase, entry in phrases.items()}
+    return {phrase: (entry["en"], entry["type"]) for phrase, entry in phrases.items()}
 
 
-def asked_name(phrase: str) -> str | None:
-    """The English name of a field a colloquial question names, said whole ("印象咋样" -> impression) or ending a
-    phrase a few characters longer ("最后净赚多少" -> net profit)."""
+def asked_entry(phrase: str) -> tuple[str, str] | None:
+    """The English name and type of a field a colloquial question names, said whole ("印象咋样" -> impression, a
+    rating) or ending a phrase a few characters longer ("最后净赚多少" -> net profit, a number)."""
     known = question_gloss()
     if phrase in known:
         return known[phrase]
@@ -100,6 +100,12 @@ def asked_name(phrase: str) -> str | None:
         if phrase[-size:] in known and _BEFORE_A_QUESTION.fullmatch(phrase[:-size]):
             return known[phrase[-size:]]
     return None
+
+
+def asked_name(phrase: str) -> str | None:
+    """The English name of a field a colloquial question names (asked_entry)."""
+    entry = asked_entry(phrase)
+    return entry[0] if entry else None
 
 
 # What may come before a question that names a field and leave it that field: when and how much of it, who ("最后净赚

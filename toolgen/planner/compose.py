@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates
-from toolgen.knowledge.gloss import asked_name, done_name, english
+from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
 
@@ -146,6 +146,30 @@ _QUESTION = re.compile(
 _ASKED_TYPES = {"number", "integer", "boolean", "choice", "time", "date", "string", "text"}
 
 
+def _glossed_question(item: dict[str, Any], intent: Intent) -> tuple[str, str | None, str | None]:
+    """What a question the reader read was said as, and the English name and type the question glossary gives it
+    ("多大": age, "最后净赚多少": net profit), where the reader found no field or name of its own and its words none
+    ("几点吃的" is the time it reads); the whole question, not the piece the reader kept ("干啥的": 的)."""
+    said = str(item["said"])
+    if not _HAN.search(said):
+        return said, None, None
+    whole = next((x for x in intent.slots.get("listed") or [] if said in x), said)
+    if item.get("field") or item.get("name") or item.get("en") or _english(said):
+        return said, None, None
+    entry = asked_entry(whole)
+    return (whole, *entry) if entry else (said, None, None)
+
+
+def _asked_kind(kind: str, glossed: str | None) -> str:
+    """A question's type, as the reader read it unless the question glossary types it otherwise ("练哪": words)."""
+    kind = kind if kind in _ASKED_TYPES else "string"
+    if glossed in ("string", "text", "date", "time", "boolean"):
+        return glossed
+    if glossed in ("number", "rating") and kind not in ("number", "integer"):
+        return "number"
+    return kind
+
+
 def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request asks about each entry ("有没有发票", "how many pages", "what I was doing",
     toolgen/intent/asked.py) that the tool lacks: the library's field where the words are one of its, else one typed
@@ -155,13 +179,7 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     labels = {w for f in own for w in (f.label.en.lower(), f.label.zh)}
     fields: list[FieldDef] = []
     for k, item in enumerate(intent.slots.get("asked") or [], start=1):
-        said = str(item["said"])
-        # a colloquial question that names a field, as the request put it ("多大": age, "最后净赚多少": net profit)
-        whole = next((x for x in intent.slots.get("listed") or [] if said in x), said) if _HAN.search(said) else ""
-        # (where the reader found no field or name of its own and its words none: "几点吃的" is the time it reads)
-        own_name = item.get("field") or item.get("name") or (_english(said) if whole else None)
-        glossed = asked_name(whole) if whole and not own_name else None
-        said = whole if glossed else said  # named by the whole question, not the piece the reader kept ("干啥的": 的)
+        said, glossed, glossed_type = _glossed_question(item, intent)
         known = lib.get(snake(glossed) if glossed else item.get("field") or "")
         if known is not None and item["type"] in ("number", "integer") and known.type not in ("number", "integer"):
             known = None  # "背了多少个单词" counts words: a number, not the word field
@@ -183,7 +201,7 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         name = snake(english) if english else f"asked_{k}"
         if name in names or not name:
             continue
-        kind = str(item["type"]) if item["type"] in _ASKED_TYPES else "string"
+        kind = _asked_kind(str(item["type"]), glossed_type)
         shown = english if english and _HAN.search(said) else re.sub(r"\bi\b", "I", said)  # "what I made"
         label = Words(en=(shown[:1].upper() + shown[1:])[:80], zh=said[:80])
         spec: dict[str, Any] = {"name": name, "type": kind, "label": label, "unit": item.get("unit")}
@@ -339,6 +357,14 @@ def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef |
     label = Words(en=english.capitalize() if english else item, zh=shown)
     heads = (english.lower(), said) if english else (said,)
     typed = next((kind for kind, pattern in _TYPED_BY_HEAD for head in heads if pattern.search(head)), None)
+    entry = asked_entry(item) if _HAN.search(item) else None  # as the question glossary types it ("练哪": words)
+    if entry and entry[1] in ("string", "text", "date", "time", "boolean"):
+        kind = entry[1]
+        if kind == "boolean":
+            return FieldDef(name=name, type="boolean", label=label, default=False)
+        if kind == "date" or kind == "time":
+            return FieldDef(name=name, type="date" if kind == "date" else "time", label=label)
+        return FieldDef(name=name, type="string", label=label, max_length=500 if kind == "text" else 200)
     if _YES_NO.search(said):  # "绝育没", "would i order again": yes or no
         return FieldDef(name=name, type="boolean", label=label, default=False)
     if typed in ("time", "date"):  # "start time", "due date": typed by the word that heads them
