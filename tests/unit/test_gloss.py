@@ -193,4 +193,3 @@ def test_a_question_the_reader_names_keeps_its_name_and_the_glossary_types_what_
     assert "size" in fields and "age" not in fields  # 多大 of shoes is their size, as the reader reads it
     gym = OfflinePlanner().plan(t := "健身记录：练哪、做了几组、每组几个", classify(t), []).program
     assert next(iter(gym.entities.values())).fields["muscle_group"].type == "string"  # 练哪: words, not a count
-

@@ -584,7 +584,11 @@ _IMPERATIVE = re.compile(
 )
 # What tells of a tool, not an action, though said as a command: "and get my L/100km", "order them by rating",
 # "call it a budget tracker"
-_NOT_TOLD = re.compile(r"(?:get|see|show|know|find|check|have|make|keep|call it)\b|order\b.{0,40}\bby\b", re.IGNORECASE)
+_NOT_TOLD = re.compile(
+    r"(?:get|see|show|know|find|check|have|make|keep|call it)\b|order\b.{0,40}\bby\b"
+    r"|[^.]*\bto (?:me|myself|my (?:phone|email|inbox|computer|laptop|watch))\b",  # "send the packing list to my phone"
+    re.IGNORECASE,
+)
 # A Chinese clause that asks toolgen itself to do something ("直接用支付宝把电费交了"), not a sentence of background
 # ("我每个月都要交房租。")
 _ZH_TOLD = re.compile(r"(?:再|就|顺便)?(?:请你?|麻烦你?|帮我|替我|给我|直接|你(?:帮|替|给)我)")
