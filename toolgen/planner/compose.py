@@ -1166,14 +1166,15 @@ def _hourly_values(look: Lookup, intent: Intent, values: dict[str, LookupValue])
     named = [n for n in intent.slots.get("measures") or [] if n in values]
     kept: dict[str, LookupValue] = {}
     for n in dict.fromkeys([(look.sort or "").lstrip("-"), *named, *values]):
-        if n in values and (not kept or sum(map(_hourly_size, [*kept.values(), values[n]])) <= HOURLY_ROOM):
+        columns = [*kept.items(), (n, values[n])] if n in values else []
+        if columns and (not kept or sum(len(name) + len(_hourly_column(v)) for name, v in columns) <= HOURLY_ROOM):
             kept[n] = values[n]
     return kept
 
 
-def _hourly_size(v: LookupValue) -> int:
-    """The characters a column of days of ``v`` takes in a select."""
-    return len(v.var) * (AIR_QUALITY_DAYS + 1) + 34 * AIR_QUALITY_DAYS
+def _hourly_column(v: LookupValue) -> str:
+    """JMESPath: ``v`` for each day of an hourly forecast, as its highest hour (hours with no value skipped)."""
+    return _each_day(f"max({v.var}[{{start}}:{{end}}] | [?@ != null])")
 
 
 def _each_day(expression: str) -> str:
@@ -1244,7 +1245,7 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     within, dates = ("hourly.", _each_day("time[{start}]")) if hourly_days else ("daily.", f"time{window}")
 
     def column(v: LookupValue) -> str:
-        return _each_day(f"max({v.var}[{{start}}:{{end}}] | [?@ != null])") if hourly_days else v.var + window
+        return _hourly_column(v) if hourly_days else v.var + window
 
     if by_day and len(places) == 1:  # one place: the days of its forecast, as rows
         place = json.dumps(shown[0], ensure_ascii=False).replace("`", "")
