@@ -21,6 +21,7 @@ from toolgen.intent.archetypes import ARCHETYPES, BY_NAME, OUT_OF_SCOPE, Archety
 from toolgen.intent.asked import asked
 from toolgen.intent.attributes import grouped_by, scale
 from toolgen.intent.details import (
+    WRITTEN_DOWN,
     breakdown,
     details,
     head,
@@ -210,12 +211,6 @@ def _chore(task: str, reading: Reading) -> bool:
     return bool(_CHORE.match(task.lower())) and reading.subject is None
 
 
-# Writing down, not looking at ("每天看一眼汇率" looks each day; "keep count of the eggs" writes down)
-_WRITTEN = re.compile(
-    r"\b(track|log|record|note down|write down|jot down|keep (?:a )?(?:count|track|log|record|note)s?)\b"
-    r"|记录|记下|记一下|记个|写下|登记",
-    re.IGNORECASE,
-)
 _AHEAD = re.compile(
     r"\b(forecast|will it|is it going to|tomorrow|tonight|this weekend|next (?:week|month|year)|in \d+ (?:days|weeks)"
     r"|rank|compare|which city|hottest|coldest)\b|预报|明天|会不会|今晚|周末|下个?月|排名|哪个城市|最热|最冷",
@@ -385,7 +380,7 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
         NAMED_SHAPES[top_name] == "lookup"
         and _RECORDED.search(text) is not None
         and not find_cities(text)
-        and (len(asked(text)) >= 2 or (_WRITTEN.search(text) is not None and not _looks_ahead(text)))
+        and (len(asked(text)) >= 2 or (WRITTEN_DOWN.search(text) is not None and not _looks_ahead(text)))
     )
     looked_up_in_a_record = (
         reading.subject is not None and reading.subject.shape in ("log", "collection") and weather_recorded

@@ -625,7 +625,12 @@ _TASK_SEP = re.compile(
 )
 
 
-_RECORDING = re.compile(r"记录|记一下|记下|统计|\b(?:log|record|track)\b", re.IGNORECASE)
+# Writing down, not looking at ("每天看一眼汇率" looks each day; "keep count of the eggs", "记一下" write down)
+WRITTEN_DOWN = re.compile(
+    r"\b(track|log|record|note down|write down|jot down|keep (?:a )?(?:count|track|log|record|note)s?)\b"
+    r"|记录|记下|记一下|记个|写下|登记|统计",
+    re.IGNORECASE,
+)
 # A Chinese task asked how often it recurs, its verb kept ("枕芯多久晒一次" -> 晒枕芯)
 _HOW_OFTEN = re.compile(
     r"(?:应该|要|该|得)?(?:多久|多长时间|隔多久|隔几天)(?:要|该|得)?(?P<verb>[\u4e00-\u9fff]{1,3}?)一次"
@@ -639,7 +644,7 @@ def recurring_tasks(text: str) -> list[dict[str, Any]]:
     whose interval is asked ("枕芯多久晒一次") has ``None``."""
     body = re.split(r"[:：]", text, maxsplit=1)[-1]
     tasks: list[dict[str, Any]] = []
-    recorded = _RECORDING.search(text) is not None  # "记录一下宝宝多久喂一次奶": how often it happens, to log
+    recorded = WRITTEN_DOWN.search(text) is not None  # "记录一下宝宝多久喂一次奶": how often it happens, to log
     for part in _TASK_SEP.split(body):
         asked_how_often = None if recorded else _HOW_OFTEN.search(part)
         if asked_how_often:  # "床单被套多久换洗一次": a task whose interval the person asks, at the usual one

@@ -439,7 +439,7 @@ def find_subjects(text: str) -> list[tuple[Subject, float, str]]:
 def _said_of_someone(text: str, word: str) -> bool:
     """Whether every place the text names ``word`` says someone has it ("my mum has asthma", "she has COPD", "my
     asthma's been bad", "我妈有哮喘"): why the person asks, not what the tool is about."""
-    if re.search(r"[\u4e00-\u9fff]", word):
+    if _HAN.search(word):
         said = [m.start() for m in re.finditer(re.escape(word), text)]
         having = {m.end() for m in re.finditer(r"(?<![还没])有|得了|患有|患了|查出", text)}
         return bool(said) and all(at in having for at in said)
