@@ -86,7 +86,7 @@ MIN_ENDING = 3  # the shortest question that names a field at the end of a longe
 def question_gloss() -> dict[str, tuple[str, str]]:
     """Colloquial Chinese questions that name a field -> its English name and type (多大 age, 干啥的 job, 充了几度
     kwh charged, a number): toolgen/knowledge/data/question_gloss_zh.json, read before the dictionary."""
-    phrases: dict[str, dict[str, str]] = json.loads(QUESTION_GLOSS.read_text(encoding="utf-8"))["phrases"]
+    phrases: dict[str, dict[str, str]] = read_json(QUESTION_GLOSS)["phrases"]
     return {phrase: (entry["en"], entry["type"]) for phrase, entry in phrases.items()}
 
 
