@@ -11,7 +11,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
 PORT ?= 8377
 
-.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary actions subjects lock build deploy destroy clean
+.PHONY: help setup sam browser demo serve test fuzz load baseline test-unit test-functional test-e2e lint format bench layer places glossary actions subjects spans lock build deploy destroy clean
 
 help:
 	@echo "make demo    set up, start the platform, generate and use two tools, stop"
@@ -22,6 +22,7 @@ help:
 	@echo "make lint    ruff and mypy;  make bench    time generation stage by stage, and memory recall and updates"
 	@echo "make build / deploy / destroy   sam build / sam deploy --guided / remove tools, sam delete (AWS account for the last two)"
 	@echo "make actions / subjects   refit the learned refusal of actions / the learned choice of subject from tests/data"
+	@echo "make spans                refit the learned tagger of the attributes a request names (tests/data/attributes)"
 
 # The virtual environment, rebuilt when the pinned requirements change.
 $(STAMP): pyproject.toml constraints.txt
@@ -152,6 +153,11 @@ actions: setup
 subjects: setup
 	$(BIN)/python -m toolgen.intent.build_subjects
 	$(BIN)/python -m toolgen.intent.build_words
+
+# The learned tagger of the attributes a request names ("odometer litres price", "记品牌 宽度 图案"): refit from
+# tests/data/attributes and the knowledge base's field names (docs/knowledge.md, "Reading the attributes named").
+spans: setup
+	$(BIN)/python -m toolgen.intent.build_spans
 
 # sam build needs a python3.12 first on PATH for the functions' and the layer's runtime.
 PY312 := $(shell pyenv prefix 3.12.1 2>/dev/null || dirname "$$(dirname "$$(command -v python3.12)")" 2>/dev/null)

@@ -13,10 +13,10 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 137, "fresh2": 139, "fresh3": 138,
-    "fresh4": 141, "fresh5": 131, "fresh6": 133, "fresh7": 120, "model1": 129, "blind2": 138, "blind3": 138,
-    "blind4": 126, "blind5": 120, "blind6": 133, "blind7": 128, "blind8": 129,
-    "blind9": 121,
+    "dev": 110, "holdout": 98, "dev2": 140, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
+    "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 121, "model1": 129, "blind2": 138, "blind3": 139,
+    "blind4": 127, "blind5": 122, "blind6": 134, "blind7": 128, "blind8": 133,
+    "blind9": 126,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -54,6 +54,9 @@ FLOORS = {
 # diagnosis or a prescription asked is medical, lottery numbers to bet on are no tool, and the weather among what a log
 # writes down asks nothing of the days to come ("keep count of the eggs ... curious if the cold weather ..."); 121 since
 # a question about each row counts in a spaced list ("衣柜盘点 按类别 颜色 季节 还有上次穿是啥时候").
+# 2026-12-07: blind9 126, blind8 133 (and dev2 140, fresh 139, fresh6 134, fresh7 121, blind3 139, blind4
+# 127, blind5 122, blind6 134) since a tagger learnt from requests written for training reads the attributes a request
+# names however it sets them out ("fuel log ... odometer litres price", "记品牌 宽度 图案"; intent/spans.py).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

@@ -71,13 +71,13 @@ def _heading(item: str) -> bool:
     return any(item[i:] in words for i in range(len(item) - 1))
 
 
-def _value(item: str) -> bool:
+def is_value(item: str) -> bool:
     """Whether an item is a value rather than an attribute: a place, a currency, a unit, a cuisine, a person
     ("杭州、厦门、成都" are what a ranking compares; "美元、日元" what a converter converts)."""
     return any(find(item) for find in (find_cities, find_currencies, find_units, find_cuisines, find_people))
 
 
-def _task(item: str) -> bool:
+def is_task(item: str) -> bool:
     """Whether an item is worded as a thing to do ("跑步", "背单词", "call mom"), not a question about each row."""
     verb = (_ZH_VERB if _HAN.search(item) else _EN_VERB).search(item)
     return bool(verb) and not _ATTRIBUTE_NOUN.search(item) and not asked(item)
@@ -109,7 +109,7 @@ def _accepted(items: list[str], *, spaced: bool = False, headings: bool = False)
     if any(len(i) > 10 if _HAN.search(i) else len(i.split()) > 5 for i in items):  # each by its own script
         return []
     chinese = any(_HAN.search(i) for i in items)
-    if sum(_task(i) for i in items) * 2 > len(items) or sum(_value(i) for i in items) >= 2:
+    if sum(is_task(i) for i in items) * 2 > len(items) or sum(is_value(i) for i in items) >= 2:
         return []  # things to do, or values to compare, not what each row holds
     known = sum(_attribute(i) or (headings and _heading(i)) for i in items)
     # a run set apart by 、 is a list in Chinese however it is worded; commas and spaces list attributes when most

@@ -12,7 +12,7 @@ import re
 from typing import Any, NamedTuple
 
 from toolgen.intent.asked import asked
-from toolgen.intent.attributes import grouped_by, listing, runs, scale, without_scale
+from toolgen.intent.attributes import grouped_by, is_task, is_value, listing, runs, scale, without_scale
 from toolgen.intent.read import shape_scores
 from toolgen.intent.slots import (
     _zh_number,
@@ -25,6 +25,7 @@ from toolgen.intent.slots import (
     find_time,
     find_units,
 )
+from toolgen.intent.spans import attribute_spans
 from toolgen.knowledge.fields import requested_fields
 from toolgen.reading import reader
 
@@ -511,6 +512,37 @@ def _enumerated(text: str) -> list[str]:
     return items if fieldlike * 2 >= len(items) or (logged and fieldlike) else []
 
 
+# The longest attribute the tagger's training phrases hold (99% of them are within): English words, Chinese characters
+_LONGEST_SPAN = {"en": 5, "zh": 8}
+
+
+def _with_tagged(text: str, items: list[str]) -> list[str]:
+    """The items the rules read, and after them the attributes the learned tagger reads that none of them is
+    (toolgen/intent/spans.py: "odometer litres price", "记品牌 宽度 图案"): those of the sentence the rules' list
+    stands in, or where the rules read none, the tagger's where it reads two or more. A value (a place, a currency,
+    a unit, a person), a thing to do said in Chinese ("早起、读书") or a phrase longer than 99% of the training's
+    attributes is none."""
+
+    def fits(span: str) -> bool:
+        zh = bool(re.search(r"[\u4e00-\u9fff]", span))
+        longest = _LONGEST_SPAN["zh" if zh else "en"]
+        if zh and is_task(span):  # (English verbs that begin a task name fields as often: "book title")
+            return False
+        return (len(span) if zh else len(span.split())) <= longest and not is_value(span)
+
+    tagged = [span for span in attribute_spans(text) if fits(span)]
+    if items:
+        sentences = [s for s in _SENTENCE.split(text) if any(i in s for i in items)]
+        tagged = [span for span in tagged if any(span in s for s in sentences)]
+    elif len(tagged) < 2:
+        return items
+    said = [i.lower() for i in items]
+    return items + [t for t in tagged if not any(t.lower() in i or i in t.lower() for i in said)]
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|[。！？]")
+
+
 @reader
 def listed(text: str) -> list[str]:
     """The things a request lists for its tool to record ("track pH, ammonia and nitrite", "pH、氨、亚硝酸盐都想记"),
@@ -540,6 +572,7 @@ def listed(text: str) -> list[str]:
     run = runs(text)  # a run of attributes anywhere in the sentence ("单词、意思、例句", "- word, meaning, example")
     if len(run) > len(items):  # read whole, where a reader above cut it short ("去年录取分数线" is no "去年")
         items = run
+    items = _with_tagged(text, items)
     places = {city.lower() for city in find_cities(text)}
     named = [part for item in items for part in re.split(r"\s+or\s+", item.lower())]  # "seattle or boise"
     if sum(part in places for part in named) >= 2:  # places are what a ranking compares, not fields
