@@ -36,7 +36,7 @@ def test_the_shipped_weights_are_what_the_data_gives() -> None:
         assert 0 < shipped["threshold"][language]["wary"] <= shipped["threshold"][language]["read"]
 
 
-BLIND_PARTS = ("model1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9")
+BLIND_PARTS = ("model1", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10")
 
 
 def test_the_blind_breadth_part_is_kept_out_of_the_data() -> None:
