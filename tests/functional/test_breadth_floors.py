@@ -13,9 +13,9 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 140, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
-    "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 121, "model1": 129, "blind2": 138, "blind3": 139,
-    "blind4": 127, "blind5": 122, "blind6": 134, "blind7": 128, "blind8": 133,
+    "dev": 110, "holdout": 98, "dev2": 140, "dev3": 101, "dev4": 114, "fresh": 138, "fresh2": 139, "fresh3": 138,
+    "fresh4": 141, "fresh5": 131, "fresh6": 133, "fresh7": 122, "model1": 129, "blind2": 138, "blind3": 139,
+    "blind4": 127, "blind5": 123, "blind6": 133, "blind7": 128, "blind8": 132,
     "blind9": 126, "blind10": 117,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
@@ -57,7 +57,9 @@ FLOORS = {
 # 2026-12-07: blind9 126, blind8 133 (and dev2 140, fresh 139, fresh6 134, fresh7 121, blind3 139, blind4
 # 127, blind5 122, blind6 134) since a tagger learnt from requests written for training reads the attributes a request
 # names however it sets them out ("fuel log ... odometer litres price", "记品牌 宽度 图案"; intent/spans.py).
-# blind10 was written after the tagger began and read once (117, its first reading; main before it read 115).
+# blind10 was written after the tagger began and read once (117, its first reading; main before it read 115). Its
+# near rows dropped from the training data and the models refit, fresh 138, fresh6 133, blind6 133, blind8 132 (a
+# schedule of chores refused, a study plan's review days, a log's "minutes read each night"), blind5 123, fresh7 122.
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))
