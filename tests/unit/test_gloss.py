@@ -110,6 +110,21 @@ def test_a_question_is_named_by_what_it_ends_in(phrase: str, name: str | None) -
     assert gloss.english(phrase) == name
 
 
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("有没有痰", "phlegm"),  # whether there is one thing: named by it
+        ("有没有发票", "invoice"),
+        ("哪个庙的", "temple"),  # a question about one character's thing
+        ("啥鱼", "fish"),
+        ("度", None),  # one character alone asks nothing: no name from it
+        ("奶", None),
+    ],
+)
+def test_a_question_about_one_character_is_named_by_it(phrase: str, name: str | None) -> None:
+    assert gloss.english(phrase) == name
+
+
 def test_a_composed_chinese_tool_names_its_guessed_fields_in_english() -> None:
     text = "海钓记录：去了哪、天气怎样、潮汐、钓到什么鱼"
     intent = classify(text)

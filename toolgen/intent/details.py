@@ -27,6 +27,7 @@ from toolgen.intent.slots import (
 )
 from toolgen.intent.spans import attribute_spans
 from toolgen.knowledge.fields import requested_fields
+from toolgen.knowledge.gloss import english
 from toolgen.reading import reader
 
 _EN_NUMBERS = {
@@ -520,13 +521,15 @@ def _with_tagged(text: str, items: list[str]) -> list[str]:
     """The items the rules read, and after them the attributes the learned tagger reads that none of them is
     (toolgen/intent/spans.py: "odometer litres price", "记品牌 宽度 图案"): those of the sentence the rules' list
     stands in, or where the rules read none, the tagger's where it reads two or more. A value (a place, a currency,
-    a unit, a person), a thing to do said in Chinese ("早起、读书") or a phrase longer than 99% of the training's
-    attributes is none."""
+    a unit, a person), a thing to do said in Chinese ("早起、读书"), what is done how often ("每周测一次水质"), a
+    Chinese phrase no glossary names, or a phrase longer than 99% of the training's attributes is none."""
 
     def fits(span: str) -> bool:
         zh = bool(re.search(r"[\u4e00-\u9fff]", span))
         longest = _LONGEST_SPAN["zh" if zh else "en"]
-        if zh and is_task(span):  # (English verbs that begin a task name fields as often: "book title")
+        if zh and (is_task(span) or english(span) is None):  # ("book title": English verbs name fields as often)
+            return False  # (a Chinese phrase no glossary names is an instruction as often: "打完疫苗标一下")
+        if recurrences(span):  # how often something is done ("每周测一次水质") is a schedule's, not a row's
             return False
         return (len(span) if zh else len(span.split())) <= longest and not is_value(span)
 
