@@ -839,3 +839,35 @@ def test_an_item_that_chooses_between_two_is_one_choice_field_and_a_head_noun_ty
 def test_a_choice_the_tool_already_offers_is_not_asked_twice() -> None:
     fields = Tool("baby feeding log: breast/bottle, which side, ounces").fields
     assert [name for name, spec in fields.items() if spec.enum and "bottle" in spec.enum] == ["feed_kind"]
+
+
+def _fields_of(text: str) -> dict[str, object]:
+    from toolgen.planner.offline import OfflinePlanner
+
+    program = OfflinePlanner().plan(text, classify(text), []).program
+    return dict(next(iter(program.entities.values())).fields)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("tea tin collection: brand, tin size in grams, caffeinated y/n", "caffeinated", "Caffeinated"),
+        ("绿植清单 名字 高度 有没有开花（是/否）", "flowering", "有没有开花"),
+    ],
+)
+def test_an_item_written_as_yes_or_no_is_a_yes_or_no_named_by_what_it_asks(text: str, name: str, label: str) -> None:
+    field = _fields_of(text)[name]
+    assert field.type == "boolean" and label in field.label  # type: ignore[attr-defined]
+
+
+def test_a_listed_item_is_typed_as_the_knowledge_base_types_fields_so_named() -> None:
+    from toolgen.planner.compose import known_type
+
+    assert known_type("width") == "number" and known_type("brand") == "string"
+    assert known_type("colour") is None  # its subjects disagree: a choice in some, words in others
+    assert _fields_of("和纸胶带囤太多了，记品牌 宽度 图案")["width"].type == "number"  # type: ignore[attr-defined]
+
+
+def test_an_attribute_said_with_its_unit_is_no_value() -> None:
+    assert "tin size in grams" in listed("tea tin collection: brand, tin size in grams, caffeinated y/n")
+    assert listed("which of rome, madrid or athens will be warmest this weekend") == []

@@ -531,7 +531,8 @@ def _with_tagged(text: str, items: list[str]) -> list[str]:
             return False  # (a Chinese phrase no glossary names is an instruction as often: "打完疫苗标一下")
         if recurrences(span):  # how often something is done ("每周测一次水质") is a schedule's, not a row's
             return False
-        return (len(span) if zh else len(span.split())) <= longest and not is_value(span)
+        valued = is_value(span) and not _WITH_UNIT.search(span)  # ("size in grams": an attribute and its unit)
+        return (len(span) if zh else len(span.split())) <= longest and not valued
 
     tagged = [span for span in attribute_spans(text) if fits(span)]
     if items:
@@ -543,6 +544,7 @@ def _with_tagged(text: str, items: list[str]) -> list[str]:
     return items + [t for t in tagged if not any(t.lower() in i or i in t.lower() for i in said)]
 
 
+_WITH_UNIT = re.compile(r"\S\s+(?:in|per)\s+\S+$|\S\s*[(（][^)）]+[)）]$", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|[。！？]")
 
 

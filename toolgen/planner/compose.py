@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
@@ -344,6 +345,14 @@ def same_label(f: FieldDef, own: list[FieldDef]) -> bool:
 def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef | None:
     """A field for one listed item, named in English and typed by how it is said: a yes-or-no question is a yes or
     no, "start time" a time, "due date" a date, "cost" a number (any item of a log that measures, too)."""
+    flag = _FLAG.search(item)
+    if flag and flag.start() > 0:  # "shimmer y/n", "带没带伞（是/否）": a yes or no, named by what it asks
+        item = item[: flag.start()]
+        named = _english(item) if _HAN.search(item) else item
+        name = snake(named) if named else f"measure_{k}"
+        if name and name not in taken and name not in RESERVED:
+            label = Words(en=(named or item).capitalize(), zh=item)
+            return FieldDef(name=name, type="boolean", label=label, default=False)
     said = item.lower()
     if not re.search(r"[a-z\u4e00-\u9fff]", said):
         return None  # "1-10" alone is a scale (scale()), not a field
@@ -369,9 +378,38 @@ def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef |
         return FieldDef(name=name, type="boolean", label=label, default=False)
     if typed in ("time", "date"):  # "start time", "due date": typed by the word that heads them
         return FieldDef(name=name, type=typed, label=label)
-    if numeric or typed == "number":
+    if numeric or typed == "number" or (typed is None and english and known_type(english) == "number"):
         return FieldDef(name=name, type="number", label=label, min=-1_000_000, max=1_000_000)
     return FieldDef(name=name, type="string", label=label, max_length=200)
+
+
+# A yes-or-no item written as such after what it asks ("shimmer y/n", "refund? yes/no", "带伞（是/否）")
+_FLAG = re.compile(r"\s*[(（]?\s*(?:y/n|yes/no|y or n|yes or no|是/否|是否)\s*[)）]?\s*$", re.IGNORECASE)
+
+
+@cache
+def _types_by_name() -> dict[str, str]:
+    """The type the knowledge base's subjects give a field of each English label, where they agree on one in four of
+    five or more ("Width (cm)" and "Width" are numbers: a listed "宽度", width, is one too)."""
+    counts: dict[str, dict[str, int]] = {}
+    lib = library()
+    for subject in lib.subjects.values():
+        for f in lib.fields_of(subject):
+            label = re.sub(r"\s*[(（].*$", "", f.label.en).strip().lower()
+            kind = "number" if f.type in ("number", "integer") else str(f.type)
+            counts.setdefault(label, {}).setdefault(kind, 0)
+            counts[label][kind] += 1
+    typed: dict[str, str] = {}
+    for label, kinds in counts.items():
+        most, n = max(kinds.items(), key=lambda pair: (pair[1], pair[0]))
+        if n * 5 >= sum(kinds.values()) * 4:
+            typed[label] = most
+    return typed
+
+
+def known_type(english_name: str) -> str | None:
+    """The type the knowledge base gives fields labelled so, if it agrees on one."""
+    return _types_by_name().get(english_name.strip().lower())
 
 
 def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -> list[FieldDef]:
