@@ -153,6 +153,7 @@ actions: setup
 subjects: setup
 	$(BIN)/python -m toolgen.intent.build_subjects
 	$(BIN)/python -m toolgen.intent.build_words
+	$(BIN)/python -m toolgen.knowledge.fields
 
 # The learned tagger of the attributes a request names ("odometer litres price", "记品牌 宽度 图案"): refit from
 # tests/data/attributes and the knowledge base's field names (docs/knowledge.md, "Reading the attributes named").

@@ -14,7 +14,7 @@ from toolgen.planner import breadth
 
 FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
-    "fresh4": 141, "fresh5": 132, "fresh6": 134, "fresh7": 122, "model1": 129, "blind2": 138, "blind3": 140,
+    "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 123, "model1": 129, "blind2": 138, "blind3": 140,
     "blind4": 128, "blind5": 122, "blind6": 133, "blind7": 128, "blind8": 134,
     "blind9": 125, "blind10": 120,
 }  # fmt: skip
@@ -64,7 +64,8 @@ FLOORS = {
 # glossary's second batch (1,372 phrases; its examples were blind10's misses, so blind10's gain is tuning); dev2 139
 # since a Chinese phrase the tagger reads and no glossary names is not made a field ("目标十万声" was one, measure_5);
 # the tagger refit on the glossary's phrases, blind5 122 and blind9 125, fresh 139, fresh5 132, fresh6 134, blind8 133;
-# blind3 140, blind8 134 since an attribute the tagger reads with its unit is no value ("amount in yen", "age in months").
+# blind3 140, blind8 134 since an attribute the tagger reads with its unit is no value ("amount in yen", "age in
+# months"); fresh5 131, fresh7 123 since the tagger is trained on phrases found on words' bounds (no "og" in "log").
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

@@ -113,15 +113,15 @@ def test_a_question_is_named_by_what_it_ends_in(phrase: str, name: str | None) -
 @pytest.mark.parametrize(
     ("phrase", "name"),
     [
-        ("有没有痰", "phlegm"),  # whether there is one thing: named by it
-        ("有没有发票", "invoice"),
-        ("哪个庙的", "temple"),  # a question about one character's thing
-        ("啥鱼", "fish"),
-        ("度", None),  # one character alone asks nothing: no name from it
-        ("奶", None),
+        ("啥鱼", "fish"),  # a question word, then the one-character noun it asks about
+        ("哪只猫", "cat"),
+        ("啥牌", None),  # a character that is no noun of a field: the dictionary's first sense names nothing here
+        ("有用没用", "useful"),  # a yes-or-no question keeps the word it asks about
+        ("有没有痰", "phlegm"),  # the question glossary's
+        ("度", None),
     ],
 )
-def test_a_question_about_one_character_is_named_by_it(phrase: str, name: str | None) -> None:
+def test_a_question_about_one_noun_is_named_by_it(phrase: str, name: str | None) -> None:
     assert gloss.english(phrase) == name
 
 

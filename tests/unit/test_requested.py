@@ -860,8 +860,14 @@ def test_an_item_written_as_yes_or_no_is_a_yes_or_no_named_by_what_it_asks(text:
     assert field.type == "boolean" and label in field.label  # type: ignore[attr-defined]
 
 
+def test_the_shipped_field_types_are_what_the_knowledge_base_gives() -> None:
+    from toolgen.knowledge.fields import FIELD_TYPES, computed_field_types, render_field_types
+
+    assert FIELD_TYPES.read_text(encoding="utf-8") == render_field_types(computed_field_types()), "run make subjects"
+
+
 def test_a_listed_item_is_typed_as_the_knowledge_base_types_fields_so_named() -> None:
-    from toolgen.planner.compose import known_type
+    from toolgen.knowledge.fields import known_type
 
     assert known_type("width") == "number" and known_type("brand") == "string"
     assert known_type("colour") is None  # its subjects disagree: a choice in some, words in others

@@ -14,8 +14,6 @@ from toolgen.intent import build_spans, spans
 from toolgen.intent.details import listed
 from toolgen.paths import ROOT
 
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-
 
 def test_the_shipped_model_is_what_the_data_gives() -> None:
     assert spans.MODEL.read_bytes() == build_spans.encode(build_spans.build()), (
@@ -23,15 +21,21 @@ def test_the_shipped_model_is_what_the_data_gives() -> None:
     )
 
 
-def test_every_training_phrase_is_in_its_request_in_order() -> None:
+def test_every_training_phrase_is_a_whole_phrase_of_its_request_in_order() -> None:
     for path in sorted(build_spans.DATA.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            _, tags = build_spans.gold(row["text"], row["attributes"])
-            assert tags.count("B") == len(row["attributes"]) or len(set(row["attributes"])) < len(row["attributes"]), (
-                path.name,
-                row["text"],
-            )
+            toks, tags = build_spans.gold(row["text"], row["attributes"])
+            found = spans.spans_of(toks, tags, row["text"])
+            wanted = [a.rstrip(" ?？!！.。,，;；:：") for a in row["attributes"]]
+            assert found == wanted, (path.name, row["text"])
+
+
+def test_a_phrase_is_found_on_words_not_inside_them() -> None:
+    toks, tags = build_spans.gold("homebrew beer log og fg", ["og", "fg"])
+    assert [t.text for t, tag in zip(toks, tags, strict=True) if tag == "B"] == ["og", "fg"]
+    with pytest.raises(ValueError, match="book"):
+        build_spans.gold("a textbook list", ["book"])
 
 
 def test_a_training_row_near_an_evaluation_request_is_left_out() -> None:
@@ -55,9 +59,9 @@ def held_out() -> dict[str, list[int]]:
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_on_held_out_rows_the_tagger_finds_four_in_five_attributes_to_the_character(held_out, language: str) -> None:
-    """(docs/knowledge.md gives the figures: English 79% of the phrases found as written, 85% of its phrases right;
-    Chinese 88% and 92%.)"""
+def test_on_held_out_rows_the_tagger_finds_most_attributes_to_the_character(held_out, language: str) -> None:
+    """(docs/knowledge.md gives the figures: English 80% of the phrases found as written, 86% of its phrases right;
+    Chinese 87% and 92%.)"""
     hit, said, marked = held_out[language]
     assert marked > 700
     assert hit / marked >= 0.78, f"recall {hit / marked:.3f}"
@@ -75,7 +79,7 @@ def test_on_held_out_rows_the_tagger_finds_four_in_five_attributes_to_the_charac
 )
 def test_attributes_said_in_ways_no_rule_was_written_for_are_read(text: str, attributes: list[str]) -> None:
     got = [s.lower() for s in spans.attribute_spans(text)]
-    assert all(any(a.lower() in g for g in got) for a in attributes), got
+    assert all(a.lower() in got for a in attributes), got
 
 
 @pytest.mark.parametrize(
@@ -89,6 +93,11 @@ def test_attributes_said_in_ways_no_rule_was_written_for_are_read(text: str, att
 )
 def test_places_and_actions_are_not_attributes(text: str) -> None:
     assert listed(text) == []
+
+
+def test_a_decimal_is_one_token_and_a_sentences_full_stop_ends_an_attribute() -> None:
+    assert "PM2.5" in listed("air quality log 日期 PM2.5 温度 湿度")
+    assert all(not s.endswith(".") for s in spans.model().read("seed log: variety. sow date"))
 
 
 def test_an_attribute_never_runs_over_punctuation() -> None:

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from toolgen.intent.asked import asked
 from toolgen.intent.attributes import grouped_by, is_task, is_value, listing, runs, scale, without_scale
-from toolgen.intent.read import shape_scores
+from toolgen.intent.read import named_subjects, shape_scores
 from toolgen.intent.slots import (
     _zh_number,
     find_amount,
@@ -534,14 +534,33 @@ def _with_tagged(text: str, items: list[str]) -> list[str]:
         valued = is_value(span) and not _WITH_UNIT.search(span)  # ("size in grams": an attribute and its unit)
         return (len(span) if zh else len(span.split())) <= longest and not valued
 
-    tagged = [span for span in attribute_spans(text) if fits(span)]
+    names = named_subjects(text)
+
+    def cuts_a_name(span: str) -> bool:  # "blood" of "blood pressure": the subject, not one of its attributes
+        start = text.lower().find(span.lower())
+        end = start + len(span)
+        return start >= 0 and any(a < end and start < b and not (start <= a and b <= end) for a, b in names)
+
+    tagged = [span for span in attribute_spans(text) if fits(span) and not cuts_a_name(span)]
     if items:
-        sentences = [s for s in _SENTENCE.split(text) if any(i in s for i in items)]
-        tagged = [span for span in tagged if any(span in s for s in sentences)]
+        sentences = [s.lower() for s in _SENTENCE.split(text) if any(i.lower() in s.lower() for i in items)]
+        tagged = [span for span in tagged if any(span.lower() in s for s in sentences)]
     elif len(tagged) < 2:
         return items
     said = [i.lower() for i in items]
-    return items + [t for t in tagged if not any(t.lower() in i or i in t.lower() for i in said)]
+    extra: list[str] = []
+    for span in tagged:  # one said already, in words or in characters ("mileage" holds no "age"; 氨氮 holds 氨)
+        if not any(_within(span.lower(), i) or _within(i, span.lower()) for i in said):
+            said.append(span.lower())
+            extra.append(span)
+    return items + extra
+
+
+def _within(part: str, whole: str) -> bool:
+    """Whether a phrase is part of another: as words in English, as characters in Chinese."""
+    if re.search(r"[\u4e00-\u9fff]", part):
+        return part in whole
+    return re.search(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])", whole) is not None
 
 
 _WITH_UNIT = re.compile(r"\S\s+(?:in|per)\s+\S+$|\S\s*[(（][^)）]+[)）]$", re.IGNORECASE)

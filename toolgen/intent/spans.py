@@ -29,9 +29,9 @@ from toolgen.reading import reader
 MODEL = DATA / "spans_model.json.gz"
 TAGS = ("B", "I", "O")
 MAX_PHRASE = 8  # the most tokens a lexicon phrase is matched over
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?|[\u4e00-\u9fff]|\S")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*(?:['’][A-Za-z]+)?|[\u4e00-\u9fff]|\S")  # (PM2.5 is one)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-_BREAKS = frozenset(",.;!?:，。；！？：、")
+_BREAKS = frozenset(",;!?:，。；！？：、")  # and "." before a space or the end: a sentence's, not "no.5"'s
 
 
 @dataclass(frozen=True)
@@ -86,9 +86,24 @@ def lexicon_marks(words: Sequence[str], lexicon: frozenset[str]) -> list[str]:
     return marks
 
 
-def features(toks: Sequence[Token], marks: Sequence[str], i: int, previous: str) -> list[str]:
-    """The features of token i, given the tag the one before it got."""
+@dataclass(frozen=True)
+class Context:
+    """What every token's features read of the whole request, computed once: its words and where its first colon
+    or dash is (what follows one is more often a list)."""
+
+    words: list[str]
+    first_colon: int
+
+
+def context(toks: Sequence[Token]) -> Context:
     words = [t.text for t in toks]
+    colon = next((k for k, w in enumerate(words) if w in (":", "：", "-", "—")), len(words))
+    return Context(words, colon)
+
+
+def features(toks: Sequence[Token], marks: Sequence[str], i: int, previous: str, seen: Context) -> list[str]:
+    """The features of token i, given the tag the one before it got."""
+    words = seen.words
 
     def at(k: int) -> str:
         return words[k] if 0 <= k < len(words) else ("<s>" if k < 0 else "</s>")
@@ -122,9 +137,15 @@ def features(toks: Sequence[Token], marks: Sequence[str], i: int, previous: str)
         found.append(f"x={w[-3:]}")
     if kind(i) == "h":
         found += [f"c3={at(i - 1)}{w}{at(i + 1)}", f"c2={at(i - 2)}{at(i - 1)}|{w}"]
-    if any(t.text in (":", "：", "-", "—") for t in toks[:i]):
+    if seen.first_colon < i:
         found.append("after:")
     return found
+
+
+def breaks(toks: Sequence[Token], i: int) -> bool:
+    """Whether token i is punctuation an attribute never runs over."""
+    text = toks[i].text
+    return text in _BREAKS or (text == "." and (i + 1 == len(toks) or toks[i + 1].space_before))
 
 
 def spans_of(toks: Sequence[Token], tags: Sequence[str], text: str) -> list[str]:
@@ -151,16 +172,17 @@ def decode(weights: Mapping[str, Sequence[float]], toks: Sequence[Token], marks:
     """Each token's tag, greedily from left to right (an I after an O is a B)."""
     tags: list[str] = []
     previous = "<s>"
+    seen = context(toks)
     for i in range(len(toks)):
         score = [0.0, 0.0, 0.0]
-        for f in features(toks, marks, i, previous):
+        for f in features(toks, marks, i, previous, seen):
             w = weights.get(f)
             if w is not None:
                 score[0] += w[0]
                 score[1] += w[1]
                 score[2] += w[2]
         tag = TAGS[max(range(3), key=lambda k: (score[k], -k))]
-        if toks[i].text in _BREAKS:  # an attribute never runs over a sentence's or a list's punctuation
+        if breaks(toks, i):  # an attribute never runs over a sentence's or a list's punctuation
             tag = "O"
         if tag == "I" and previous in ("O", "<s>"):
             tag = "B"
@@ -179,7 +201,22 @@ class Model:
         if not toks:
             return []
         marks = lexicon_marks([t.text for t in toks], self.lexicon)
-        return spans_of(toks, decode(self.weights, toks, marks), text)
+        tags = decode(self.weights, toks, marks)
+        for first, last in _bounds(tags):  # a phrase the knowledge base names whole is not cut in two ("blood")
+            if marks[first] == "i" or (last + 1 < len(marks) and marks[last + 1] == "i"):
+                tags[first : last + 1] = ["O"] * (last + 1 - first)
+        return spans_of(toks, tags, text)
+
+
+def _bounds(tags: Sequence[str]) -> list[tuple[int, int]]:
+    """Where each tagged phrase begins and ends, by token."""
+    found: list[tuple[int, int]] = []
+    for k, tag in enumerate(tags):
+        if tag == "B" or (tag == "I" and (k == 0 or tags[k - 1] == "O")):
+            found.append((k, k))
+        elif tag == "I" and found:
+            found[-1] = (found[-1][0], k)
+    return found
 
 
 def model_of(document: dict[str, Any]) -> Model:

@@ -6,11 +6,19 @@ Chinese words as substrings. The fields come back in the order the request names
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 
-from toolgen.knowledge.base import FieldDef, library
+from toolgen.knowledge.base import DATA, FieldDef, library
+from toolgen.knowledge.loading import read_json
 from toolgen.reading import reader
+
+# The type the knowledge base's subjects give the fields of each English label, where four in five of them agree on
+# one ("Width (cm)", "Width": a number): computed by `make subjects` (python -m toolgen.knowledge.fields) and shipped,
+# since computing it reads all 2,050 subjects (about 450 ms of a cold process); tests/unit/test_requested.py holds
+# that the shipped file is what the knowledge base gives.
+FIELD_TYPES = DATA / "field_types.json"
 
 
 @cache
@@ -65,3 +73,50 @@ def duplicates(f: FieldDef, names: set[str]) -> bool:
     score" where there is a "mood")."""
     words = {w.replace(" ", "_") for w in f.words}
     return f.name in names or bool(names & (words | set(f.same_as)))
+
+
+def computed_field_types() -> dict[str, str]:
+    """Each English label (without its unit) -> the type four in five or more of the subjects' fields so labelled
+    have, integers counted as numbers."""
+    counts: dict[str, dict[str, int]] = {}
+    lib = library()
+    for subject in lib.subjects.values():
+        for f in lib.fields_of(subject):
+            label = re.sub(r"\s*[(（].*$", "", f.label.en).strip().lower()
+            kind = "number" if f.type in ("number", "integer") else str(f.type)
+            counts.setdefault(label, {}).setdefault(kind, 0)
+            counts[label][kind] += 1
+    typed: dict[str, str] = {}
+    for label, kinds in sorted(counts.items()):
+        most, n = max(kinds.items(), key=lambda pair: (pair[1], pair[0]))
+        if label and n * 5 >= sum(kinds.values()) * 4:
+            typed[label] = most
+    return typed
+
+
+@cache
+def _field_types() -> dict[str, str]:
+    types: dict[str, str] = read_json(FIELD_TYPES)["types"]
+    return types
+
+
+def known_type(english_name: str) -> str | None:
+    """The type the knowledge base gives fields labelled so ("width": number), if its subjects agree on one."""
+    return _field_types().get(english_name.strip().lower())
+
+
+def render_field_types(types: dict[str, str]) -> str:
+    about = "English field label -> the type the knowledge base's subjects agree on; built by make subjects"
+    return json.dumps({"about": about, "types": types}, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    text = render_field_types(computed_field_types())
+    if "--check" in sys.argv[1:]:
+        current = FIELD_TYPES.exists() and FIELD_TYPES.read_text(encoding="utf-8") == text
+        print(f"{FIELD_TYPES}: {'up to date' if current else 'out of date: run make subjects'}")
+        sys.exit(0 if current else 1)
+    FIELD_TYPES.write_text(text, encoding="utf-8")
+    print(f"{FIELD_TYPES}: {text.count(chr(10)) - 4} labels")

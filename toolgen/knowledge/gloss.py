@@ -159,12 +159,10 @@ def english(phrase: str) -> str | None:
     names: list[str] = []
     loose = 0  # characters no word of two or more covers: a fragment of a sentence, not a name
     head = None  # the English of the phrase's last word, when it is what the question asks about
-    single = None  # the English of the one character a question asks about, where it has no other word ("有没有痰")
+    noun = None  # the one-character noun a question asks about ("啥鱼": fish)
     # 来不来, 拼没拼, 适不适合: a yes-or-no question, and the word it asks about
     phrase, asked_about = re.subn(r"([\u4e00-\u9fff])[不没]\1", r"\1", phrase)
     yes_or_no = asked_about > 0
-    if yes_or_no and phrase.startswith("有") and len(phrase) > 1:  # 有没有痰: whether there is phlegm
-        phrase = phrase[1:]
     for run in re.findall(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9.]*", phrase):
         if not re.match(r"[\u4e00-\u9fff]", run):
             names.append(run.lower())
@@ -177,16 +175,14 @@ def english(phrase: str) -> str | None:
                 names.append(gloss)
                 head = gloss if yes_or_no else None  # the word a yes-or-no question asks about (满不满意)
             elif word in ONE_CHARACTER_NOUNS:  # a noun a question ends in (穿的哪双鞋: shoes)
-                head = single = ONE_CHARACTER_NOUNS[word]
+                head = noun = ONE_CHARACTER_NOUNS[word]
                 loose += 1
             elif len(word) == 1 and gloss and word not in QUESTION_WORDS:
                 loose += 1
-                single = gloss
     if loose > 1 and head is not None:  # a question's words, then what it asks about ("穿的哪双鞋": shoes)
         return head
-    framed = yes_or_no or any(word in QUESTION_WORDS for word in words(phrase))  # (度 alone asks nothing)
-    if framed and not names and loose == 1 and single and len(single.split()) <= MAX_NAME_WORDS:
-        return single  # a question about one thing, named by it alone: 有没有痰 phlegm, 哪个厂的 factory
+    if noun and not names and loose == 1 and any(word in QUESTION_WORDS for word in words(phrase)):
+        return noun  # a question word, then the one noun it asks about ("啥鱼", "哪只猫"); 鱼 alone asks nothing
     if not names or loose > 1:
         return None
     name = " ".join(dict.fromkeys(names))

@@ -14,11 +14,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
-from toolgen.knowledge.fields import duplicates
+from toolgen.knowledge.fields import duplicates, known_type
 from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
@@ -385,31 +384,6 @@ def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef |
 
 # A yes-or-no item written as such after what it asks ("shimmer y/n", "refund? yes/no", "带伞（是/否）")
 _FLAG = re.compile(r"\s*[(（]?\s*(?:y/n|yes/no|y or n|yes or no|是/否|是否)\s*[)）]?\s*$", re.IGNORECASE)
-
-
-@cache
-def _types_by_name() -> dict[str, str]:
-    """The type the knowledge base's subjects give a field of each English label, where they agree on one in four of
-    five or more ("Width (cm)" and "Width" are numbers: a listed "宽度", width, is one too)."""
-    counts: dict[str, dict[str, int]] = {}
-    lib = library()
-    for subject in lib.subjects.values():
-        for f in lib.fields_of(subject):
-            label = re.sub(r"\s*[(（].*$", "", f.label.en).strip().lower()
-            kind = "number" if f.type in ("number", "integer") else str(f.type)
-            counts.setdefault(label, {}).setdefault(kind, 0)
-            counts[label][kind] += 1
-    typed: dict[str, str] = {}
-    for label, kinds in counts.items():
-        most, n = max(kinds.items(), key=lambda pair: (pair[1], pair[0]))
-        if n * 5 >= sum(kinds.values()) * 4:
-            typed[label] = most
-    return typed
-
-
-def known_type(english_name: str) -> str | None:
-    """The type the knowledge base gives fields labelled so, if it agrees on one."""
-    return _types_by_name().get(english_name.strip().lower())
 
 
 def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -> list[FieldDef]:
