@@ -347,8 +347,8 @@ def _index() -> tuple[dict[str, str], dict[str, str], int]:
 
 @reader
 def named_subjects(text: str) -> list[tuple[int, int]]:
-    """Where the text names a subject of the knowledge base in two words or more ("blood pressure", "血压记录" is
-    one word of four characters): the spans of its names, by character, so a reader may keep them whole."""
+    """Where the text names a subject of the knowledge base by a name of two English words or more ("blood pressure")
+    or two Chinese characters or more (血压): the spans of its names, by character, so a reader may keep them whole."""
     en, zh, _ = _index()
     lower = text.lower()
     spans: list[tuple[int, int]] = []
