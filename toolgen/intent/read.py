@@ -102,6 +102,11 @@ _MAX_EN = 80  # characters: longer than any subject's English words
 def _english_words(text: str, en: dict[str, str]) -> Iterator[str]:
     """The subject words in ``text``, each the longest one starting at a word boundary, left to right without
     overlaps (what a longest-first alternation between word boundaries finds), spaces and hyphens as one space."""
+    return (word for _, _, word in _english_spans(text, en))
+
+
+def _english_spans(text: str, en: dict[str, str]) -> Iterator[tuple[int, int, str]]:
+    """Each subject word of ``text`` (_english_words) with where it stands."""
     lower, i, n = text.lower(), 0, len(text)
     while i < n:
         if not _ALNUM.match(lower, i) or (i and _ALNUM.match(lower, i - 1)):
@@ -124,7 +129,7 @@ def _english_words(text: str, en: dict[str, str]) -> Iterator[str]:
         if best is None:
             i += 1
             continue
-        yield best[0]
+        yield i, best[1], best[0]
         i = best[1]
 
 
@@ -347,24 +352,10 @@ def _index() -> tuple[dict[str, str], dict[str, str], int]:
 
 @reader
 def named_subjects(text: str) -> list[tuple[int, int]]:
-    """Where the text names a subject of the knowledge base by a name of two English words or more ("blood pressure")
-    or two Chinese characters or more (血压): the spans of its names, by character, so a reader may keep them whole."""
-    en, zh, _ = _index()
-    lower = text.lower()
-    spans: list[tuple[int, int]] = []
-    words = [(m.start(), m.end()) for m in re.finditer(r"[a-z0-9]+(?:'[a-z]+)?", lower)]
-    for i in range(len(words)):
-        for n in (2, 3, 4):
-            if i + n <= len(words):
-                start, end = words[i][0], words[i + n - 1][1]
-                if lower[start:end] in en:
-                    spans.append((start, end))
-    for run in _CJK_RUN.finditer(text):
-        for size in (2, 3, 4, 5, 6):
-            for i in range(run.start(), run.end() - size + 1):
-                if text[i : i + size] in zh:
-                    spans.append((i, i + size))
-    return spans
+    """Where the text names the knowledge base's subjects ("blood pressure", 血压): the spans of their words, by
+    character (_english_words and zh_word_spans), so a reader may keep them whole."""
+    en, _, _ = _index()
+    return [(start, end) for start, end, _ in _english_spans(text, en)] + zh_word_spans(text)
 
 
 def _holders(raw: dict[str, list[list[Any]]]) -> dict[str, list[tuple[str, int]]]:
