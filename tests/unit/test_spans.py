@@ -82,19 +82,6 @@ def test_attributes_said_in_ways_no_rule_was_written_for_are_read(text: str, att
     assert all(a.lower() in got for a in attributes), got
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "which of rome, madrid or athens will be warmest this weekend",
-        "杭州、厦门、成都哪个城市这周天气最好，排个序",
-        "book me a table for four at eight tonight",
-        "帮我把这个月的电费交了",
-    ],
-)
-def test_places_and_actions_are_not_attributes(text: str) -> None:
-    assert listed(text) == []
-
-
 def test_a_decimal_is_one_token_and_a_sentences_full_stop_ends_an_attribute() -> None:
     assert "PM2.5" in listed("air quality log 日期 PM2.5 温度 湿度")
     assert all(not s.endswith(".") for s in spans.model().read("seed log: variety. sow date"))
