@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from toolgen.intent.actions import normal
 from toolgen.intent.build_actions import BREADTH, NEAR, _jsonl
 from toolgen.intent.spans import MODEL, TAGS, Model, Token, context, features, lexicon_marks, tokens
 from toolgen.knowledge.base import library
@@ -91,8 +92,9 @@ def kept_apart(found: list[dict[str, Any]], held: list[str]) -> list[dict[str, A
 
 
 def _grams(text: str) -> set[str]:
-    t = re.sub(r"\s+", " ", text.lower())
-    return {t[i : i + 3] for i in range(len(t) - 2)}
+    """Character trigrams of the text as the features and the action corpora's near-duplicate guard read it."""
+    t = normal(text)
+    return {t[i : i + 3] for i in range(max(len(t) - 2, 1))}
 
 
 def gold(text: str, attributes: Sequence[str]) -> tuple[list[Token], list[str]]:
