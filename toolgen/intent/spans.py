@@ -143,9 +143,11 @@ def features(toks: Sequence[Token], marks: Sequence[str], i: int, previous: str,
 
 
 def breaks(toks: Sequence[Token], i: int) -> bool:
-    """Whether token i is punctuation an attribute never runs over."""
+    """Whether token i is punctuation an attribute never runs over: a full stop before a space, the end or another
+    full stop ("nyt..."), not the point of "no.5"."""
     text = toks[i].text
-    return text in _BREAKS or (text == "." and (i + 1 == len(toks) or toks[i + 1].space_before))
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    return text in _BREAKS or (text == "." and (after is None or after.space_before or after.text == "."))
 
 
 def spans_of(toks: Sequence[Token], tags: Sequence[str], text: str) -> list[str]:
@@ -234,4 +236,4 @@ def model() -> Model:
 def attribute_spans(text: str) -> list[str]:
     """The attributes a request names for each row of its tool, each as it writes it, in order
     ("odometer litres price" -> odometer, litres, price); [] when it names none."""
-    return [s.strip(" ,，、.。;；:：") for s in model().read(text) if s.strip(" ,，、.。;；:：")]
+    return model().read(text)
