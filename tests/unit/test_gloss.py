@@ -99,7 +99,7 @@ def test_a_question_of_the_form_a_not_a_is_the_word_asked_about() -> None:
     [
         ("用的哪本书", "book"),  # a question's words, then the one-character noun it asks about
         ("去的哪家店", "shop"),
-        ("吃得满不满意", "satisfied"),  # a verb and a particle before the word asked about
+        ("吃得满不满意", "satisfaction"),  # a verb and a particle before a question the question glossary has
         ("甜的还是咸的", None),  # a choice between two words is no name, unless the question glossary has one
         ("稀的还是干的", "consistency"),
         ("他在哪里上班", None),  # a question's last word that is no noun and no yes-or-no question's word
@@ -188,10 +188,35 @@ def test_the_question_glossary_is_short_colloquial_questions_each_with_a_plain_e
         ("每天卖了多少根", "sold count"),
         ("医院哪个科", None),  # a noun of its own before it: more than the department alone
         ("房子多大", None),  # 多大 alone is an age, never the end of a longer phrase
+        ("半夜醒了几次", "wakeups"),  # a time of day before it
+        ("现在状态咋样", "condition"),
+        # a question of four characters or more ends any phrase: after the one word before it, if it is one
+        ("默写错了几个", "mistakes"),  # (默写's first sense is three words: the question alone)
+        ("护照啥时候到期", "passport expiry date"),
+        ("年检分别啥时候到期", "annual inspection expiry date"),  # (分别 says when, not what)
+        ("BMI正不正常", "bmi normal"),
+        ("够几个人吃", "diners"),  # (a character alone has too many senses to name by)
+        ("近海风浪大不大", None),  # 浪大不大 would cut the word 风浪 in two
     ],
 )
 def test_a_colloquial_question_is_named_by_the_question_glossary(phrase: str, name: str | None) -> None:
     assert gloss.asked_name(phrase) == name
+
+
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("一根成本多少", "cost"),  # a count before what it asks about
+        ("每次花了多少", "amount spent"),  # (named whole first)
+        ("卖什么的", None),  # 什么的 asks what each sells: never "and so on"
+        ("打的啥苗", None),  # 打的 before a question word is a verb and its 的, no taxi ride
+        ("能不能带狗", "dog"),
+        ("哪只猫", "cat"),
+        ("天气咋样", "weather"),
+    ],
+)
+def test_a_question_is_named_past_its_framing(phrase: str, name: str | None) -> None:
+    assert gloss.english(phrase) == name
 
 
 def test_a_tools_fields_asked_as_colloquial_questions_are_named_by_them_once() -> None:

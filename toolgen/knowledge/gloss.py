@@ -26,8 +26,8 @@ MAX_CHARS = 4
 # question words and the verbs of a question: what a field is asked with, not what it is
 QUESTION_WORDS = frozenset(
     "什么 啥 哪 哪个 哪些 哪里 哪儿 几 几个 多少 怎样 怎么样 怎么 如何 有没有 没有 是否 是不是 多久 多长 谁 还是 "
-    "一下 了没 没".split()
-)
+    "一下 了没 没 什么的 咋 咋样 咋么样 啥样".split()
+)  # (什么的 is "and so on" after a list, but "卖什么的" asks what each sells: a question word, never a field's name)
 MAX_NAME_WORDS = 4
 # A field asked about by one character ("什么药", "干了什么活", "吃了什么菜"): the sense such a noun has when a
 # question asks what each entry was; other single characters have too many senses to name a field by.
@@ -36,7 +36,7 @@ ONE_CHARACTER_NOUNS = {
     "茶": "tea", "酒": "drink", "鱼": "fish", "花": "flower", "树": "tree", "车": "car", "鞋": "shoes", "衣": "clothes",
     "包": "bag", "题": "question", "球": "ball game", "剧": "show", "片": "film", "游戏": "game", "店": "shop",
     "药品": "medicine", "肉": "meat", "菌": "mushroom", "鸟": "bird", "虫": "insect", "码": "size", "码数": "size",
-    "岁": "age",
+    "岁": "age", "狗": "dog", "猫": "cat",
 }  # fmt: skip
 
 
@@ -80,6 +80,7 @@ def field_gloss() -> dict[str, str]:
 
 QUESTION_GLOSS = KNOWLEDGE / "question_gloss_zh.json"
 MIN_ENDING = 3  # the shortest question that names a field at the end of a longer phrase ("最后净赚多少": 净赚多少)
+FREE_ENDING = 4  # the shortest that names it after any words ("默写错了几个": 错了几个)
 
 
 @cache
@@ -92,14 +93,38 @@ def question_gloss() -> dict[str, tuple[str, str]]:
 
 def asked_entry(phrase: str) -> tuple[str, str] | None:
     """The English name and type of a field a colloquial question names, said whole ("印象咋样" -> impression, a
-    rating) or ending a phrase a few characters longer ("最后净赚多少" -> net profit, a number)."""
+    rating), ending a phrase a few characters longer ("最后净赚多少" -> net profit, a number), or a question of
+    FREE_ENDING characters or more ending any phrase: named by it, after the word before it where that is one word
+    of the glossaries ("护照啥时候到期" -> passport expiry date; "默写错了几个" -> mistakes)."""
     known = question_gloss()
     if phrase in known:
         return known[phrase]
     for size in range(min(len(phrase) - 1, 8), MIN_ENDING - 1, -1):
-        if phrase[-size:] in known and _BEFORE_A_QUESTION.fullmatch(phrase[:-size]):
-            return known[phrase[-size:]]
+        ending = phrase[-size:]
+        if ending not in known:
+            continue
+        before = phrase[:-size]
+        if _BEFORE_A_QUESTION.fullmatch(before):
+            return known[ending]
+        if size >= FREE_ENDING and len(before) in _bounds(phrase):  # (近海风浪大不大 asks of 风浪, not of 浪)
+            name, kind = known[ending]
+            word = _BEFORE_A_QUESTION_END.sub("", before)
+            said = word if re.fullmatch(r"[A-Za-z][A-Za-z0-9.]*", word) else ""  # (BMI正不正常)
+            if len(word) >= 2 and not said:  # (a character alone has too many senses: 够几个人吃 is no "enough")
+                said = field_gloss().get(word) or field_words().get(word) or glossary().get(word) or ""
+            if said and len(said.split()) <= 2 and said.lower() not in name:
+                name = f"{said.lower()} {name}"
+            return name, kind
     return None
+
+
+def _bounds(phrase: str) -> set[int]:
+    """Where the phrase's words, as the glossary cuts it, begin and end."""
+    ends, at = {0}, 0
+    for word in words(phrase):
+        at += len(word)
+        ends.add(at)
+    return ends
 
 
 def asked_name(phrase: str) -> str | None:
@@ -109,11 +134,12 @@ def asked_name(phrase: str) -> str | None:
 
 
 # What may come before a question that names a field and leave it that field: when and how much of it, who ("最后净赚
-# 多少", "每天卖了多少根"), never a noun of its own ("医院哪个科" is more than the department)
+# 多少", "每天卖了多少根", "半夜醒了几次"), never a noun of its own ("医院哪个科" is more than the department)
 _BEFORE_A_QUESTION = re.compile(
     r"(?:最后|每天|每次|每回|每周|每月|当时|当天|一共|总共|大概|大约|今天|这次|那天|平时|一般|前一天|到底|分别|各自|都|还|又|"
-    r"也|就|我|他|她|它|们)*"
+    r"也|就|我|他|她|它|们|现在|目前|半夜|夜里|晚上|早上|早晨|上午|中午|下午|白天|睡前|饭前|饭后|上次|这回)*"
 )
+_BEFORE_A_QUESTION_END = re.compile(rf"{_BEFORE_A_QUESTION.pattern}$")
 
 
 @cache
@@ -132,13 +158,16 @@ def field_words() -> dict[str, str]:
 
 
 def words(phrase: str) -> list[str]:
-    """The phrase cut into the glossary's words, longest match first; a character it lacks stands alone."""
+    """The phrase cut into the glossary's words, longest match first; a character it lacks stands alone. A word
+    ending in 的 before a question word is a verb and its 的 ("打的啥苗" asks what was given, no taxi ride)."""
     known, headings = glossary(), field_gloss()
     cut: list[str] = []
     i = 0
     while i < len(phrase):
         for size in range(min(MAX_CHARS, len(phrase) - i), 0, -1):
             piece = phrase[i : i + size]
+            if size == 2 and piece[1] == "的" and any(phrase.startswith(q, i + 2) for q in QUESTION_WORDS):
+                continue
             if size == 1 or piece in known or piece in headings or piece in QUESTION_WORDS:
                 cut.append(piece)
                 i += size
@@ -146,9 +175,24 @@ def words(phrase: str) -> list[str]:
     return cut
 
 
+# A count or a period a question is framed by before what it asks about ("一根成本多少": the cost, of one;
+# "每次花了多少", "一天喝几杯"): a numeral or 每, then a measure word
+_FRAMING = re.compile(
+    r"^(?:每|[一两二三四五六七八九十半0-9]+)(?:个|根|杯|瓶|袋|盒|包|份|张|件|本|只|条|块|斤|次|回|趟|单|天|周|月|年|晚|顿|位)"
+)
+
+
 def english(phrase: str) -> str | None:
     """An English name for a Chinese field phrase ("天气怎样" -> "weather", "食物过敏" -> "food oversensitive"), or
-    None when none of its words has one."""
+    None when none of its words has one. A phrase framed by a count or a period is named by what follows it, when
+    the whole has no name ("一根成本多少" -> "cost")."""
+    name = _english(phrase)
+    if name is None and (framed := _FRAMING.sub("", phrase)) != phrase and framed:
+        return _english(framed)
+    return name
+
+
+def _english(phrase: str) -> str | None:
     if phrase in ONE_CHARACTER_NOUNS:
         return ONE_CHARACTER_NOUNS[phrase]
     if phrase not in field_gloss():  # a heading's word is named by the headings' glossary below
