@@ -194,10 +194,10 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             thing = _english(str(item["of"]))
             if thing and len(thing.split()) <= 2:
                 english = thing if thing.endswith("s") else _plural(thing)
-        if english is None and item["type"] == "boolean":  # "取没取货": picked up
-            english = done_name(said)
         if english is None and _HAN.search(said):
             english = _english(said)
+        if english is None and item["type"] == "boolean":  # "去没去过": visited (发没发烧 is a fever, not "sent")
+            english = done_name(said)
         name = snake(english) if english else f"asked_{k}"
         if name in names or not name:
             continue
