@@ -14,7 +14,7 @@ from toolgen.planner import breadth
 
 FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
-    "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 121, "model1": 129, "blind2": 138, "blind3": 140,
+    "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 122, "model1": 129, "blind2": 138, "blind3": 140,
     "blind4": 128, "blind5": 122, "blind6": 133, "blind7": 128, "blind8": 133,
     "blind9": 126, "blind10": 122, "blind11": 115,
 }  # fmt: skip
@@ -74,6 +74,7 @@ FLOORS = {
 # perceptrons, each over orders of its own (a refit that drops 1% of its rows changes what it reads of 10% of the
 # breadth requests, against 25% for one): blind9 126, blind5 122, fresh7 121. blind4 128 since a yes-or-no question
 # is named by the word it asks about before the verb alone (收没收款 payment received, 发没发烧 a fever, not "sent").
+# fresh7 122 when the tagger left out the rows near the Chinese column names' set (tests/data/names/).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

@@ -186,3 +186,27 @@ def render(report: BreadthReport, *, show_misses: bool = False) -> str:
             f"  {m['id']} {m['result']:<5} {m['got']!s:<22} {m['text'][:70]}  {m['why'][:120]}" for m in data["misses"]
         ]
     return "\n".join(lines)
+
+
+NAMES = DATA.parent / "names"
+
+
+def columns(rows: list[dict[str, Any]]) -> dict[str, tuple[bool, bool]]:
+    """For each Chinese column phrase of an evaluation set of names (tests/data/names/: a request, one phrase of it
+    and the English names a column asked so may have): whether the glossaries' English name for the phrase alone is
+    one of them, and whether the tool the whole request gets shows one, as a need of the breadth set is met."""
+    tools: dict[str, list[str]] = {}
+    for request in dict.fromkeys(row["request"] for row in rows):
+        intent = classify(request)
+        try:
+            tools[request] = vocabulary(*_plan(request, intent)) if intent.archetype else []
+        except (ToolgenError, ValueError):
+            tools[request] = []
+    found = {}
+    for row in rows:
+        name = english(row["phrase"])
+        found[row["id"]] = (
+            bool(name) and not unmet([row["names"]], [_phrase(name or "")]),
+            not unmet([row["names"]], tools[row["request"]]),
+        )
+    return found
