@@ -2,7 +2,8 @@
 of 105 requests ("买菜记账 买了啥 几斤 多少钱一斤": 几斤 is a weight), each with the names a column asked so may have,
 written by a helper that opened no file of the project and read once before any work on it (2026-12-07: the
 glossaries named 188 right, 58.8%; the tools of 238 showed one, 74.4%; main before that day's work 183 and 239).
-In the tool 240 since a yes-or-no question is named by the word it asks about before its verb (发没发烧 a fever).
+In the tool 240 since a yes-or-no question is named by the word it asks about before its verb (发没发烧 a fever);
+207 named right and 242 in the tool since the question glossary's third batch (its writer never saw this set).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 from toolgen.planner import breadth
 
-FLOORS = {"named right": 188, "in the tool": 240}
+FLOORS = {"named right": 207, "in the tool": 242}
 
 
 @pytest.fixture(scope="module")

@@ -196,14 +196,14 @@ def test_the_question_glossary_is_short_colloquial_questions_each_with_a_plain_e
         ("每天卖了多少根", "sold count"),
         ("医院哪个科", None),  # a noun of its own before it: more than the department alone
         ("房子多大", None),  # 多大 alone is an age, never the end of a longer phrase
-        ("半夜醒了几次", "wakeups"),  # a time of day before it
+        ("白天醒了几次", "wakeups"),  # a time of day before it
         ("现在状态咋样", "condition"),
         # a question of four characters or more ends any phrase: after the one word before it, if it is one
         ("默写错了几个", "mistakes"),  # (默写's first sense is three words: the question alone)
         ("护照啥时候到期", "passport expiry date"),
         ("年检分别啥时候到期", "annual inspection expiry date"),  # (分别 says when, not what)
         ("BMI正不正常", "bmi normal"),
-        ("够几个人吃", "diners"),  # (a character alone has too many senses to name by)
+        ("买够几个人吃", "servings"),  # (a character alone has too many senses to name by: no "buy")
         ("近海风浪大不大", None),  # 浪大不大 would cut the word 风浪 in two
     ],
 )
