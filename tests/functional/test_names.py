@@ -3,7 +3,8 @@ of 105 requests ("买菜记账 买了啥 几斤 多少钱一斤": 几斤 is a we
 written by a helper that opened no file of the project and read once before any work on it (2026-12-07: the
 glossaries named 188 right, 58.8%; the tools of 238 showed one, 74.4%; main before that day's work 183 and 239).
 In the tool 240 since a yes-or-no question is named by the word it asks about before its verb (发没发烧 a fever);
-207 named right and 242 in the tool since the question glossary's third batch (its writer never saw this set).
+207 named right and 242 in the tool since the question glossary's third batch (its writer never saw this set); 244
+since a question the reader kept in other words is named as the glossary names it as said (几号油 the fuel grade).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 
 from toolgen.planner import breadth
 
-FLOORS = {"named right": 207, "in the tool": 242}
+FLOORS = {"named right": 207, "in the tool": 244}
 
 
 @pytest.fixture(scope="module")

@@ -177,6 +177,15 @@ def test_a_yes_or_no_question_whose_verb_makes_a_word_is_named_by_the_word_not_b
     assert "sent" not in fields
 
 
+def test_a_question_the_reader_kept_in_other_words_is_named_as_the_glossary_names_it_as_said() -> None:
+    text = "加油记录 加了多少升 几号油 一升多少钱 表显里程多少"  # the reader keeps 几号油 as a day, 油日（几号）
+    assert "几号油" in gloss.question_gloss()
+    program = OfflinePlanner().plan(text, classify(text).model_copy(update={"lang": "en"}), []).program
+    fields = next(iter(program.entities.values())).fields
+    assert fields["fuel_grade"].label == "Fuel grade"
+    assert not [name for name in fields if name.startswith("asked_")]
+
+
 def test_the_question_glossary_is_short_colloquial_questions_each_with_a_plain_english_name_and_a_type() -> None:
     data = json.loads(gloss.QUESTION_GLOSS.read_text(encoding="utf-8"))
     phrases = data["phrases"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates, known_type
-from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english
+from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english, question_gloss
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
 
@@ -153,11 +153,18 @@ def _glossed_question(item: dict[str, Any], intent: Intent) -> tuple[str, str | 
     said = str(item["said"])
     if not _HAN.search(said):
         return said, None, None
-    whole = next((x for x in intent.slots.get("listed") or [] if said in x), said)
-    if item.get("field") or item.get("name") or item.get("en") or _english(said):
+    listed = intent.slots.get("listed") or []
+    whole = next((x for x in listed if said in x), None)
+    if item.get("field") or item.get("name") or item.get("en"):
         return said, None, None
-    entry = asked_entry(whole)
-    return (whole, *entry) if entry else (said, None, None)
+    if whole is None:  # what the reader kept of it is no piece of it ("错了几道": 错道数): the glossary's name for it
+        whole = next((x for x in listed if _overlap(x, said, loose=True) and x in question_gloss()), None)
+        if whole is not None:
+            return (whole, *question_gloss()[whole])
+    if _english(said):
+        return said, None, None
+    entry = asked_entry(whole or said)
+    return (whole or said, *entry) if entry else (said, None, None)
 
 
 def _asked_kind(kind: str, glossed: str | None) -> str:
