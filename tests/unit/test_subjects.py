@@ -12,6 +12,7 @@ import pytest
 
 from toolgen.intent import build_subjects, read, subjects
 from toolgen.intent.build_actions import near_duplicates
+from toolgen.intent.classify import classify
 from toolgen.knowledge.base import library
 from toolgen.paths import ROOT
 
@@ -104,6 +105,21 @@ def test_a_request_is_read_as_the_subject_the_model_is_surer_of_than_the_rules_f
 def test_where_rules_and_model_agree_nothing_moves(text: str, subject: str) -> None:
     assert subjects.chosen(text, 1)[0][0] == subject
     assert read.read(text).subject.id == subject
+
+
+def test_a_request_the_rules_would_ask_back_on_gets_the_subject_the_model_is_sure_of_and_the_request_names() -> None:
+    text = "金价现在多少一克"  # no subject's phrase: the rules alone asked which tool was meant
+    assert read.find_subjects(text) == []
+    assert subjects.chosen(text, 1)[0][0] == "gold_value"
+    assert classify(text).archetype == "gold_value"
+
+
+def test_a_subject_the_model_is_sure_of_is_not_chosen_where_the_request_says_no_word_of_it() -> None:
+    text = "玉米地 每亩化肥多少斤"  # fertiliser for a field of maize
+    sid, sure = subjects.chosen(text, 1)[0]
+    assert sid == "pregnancy_weight_gain" and sure >= read.LEARNED_ALONE  # sure, and unrelated
+    assert read.learned_subject(text) is None
+    assert classify(text).archetype != sid
 
 
 def test_likelihoods_are_a_distribution_over_every_subject() -> None:

@@ -510,6 +510,57 @@ def _learned_choice(text: str, found: dict[str, tuple[float, str]]) -> None:
         found[best] = (found[ours][0] + 0.01, found[best][1])
 
 
+LEARNED_ALONE = 0.3  # how sure the learned model must be of a subject the rules did not find
+
+
+@reader
+def learned_subject(text: str) -> Subject | None:
+    """The subject the learned model is surest ``text`` is about, among all the knowledge base's, when it is at least
+    LEARNED_ALONE sure and the text says a word of the subject's own names (a piece of two characters or more of its
+    Chinese names that is no grammar, no question and no field's word; an English word of four letters or more that
+    names no tool, no field and no function): for a request the rules read no tool in. Said no word of it, a subject
+    the model is sure of is unrelated as often ("种玉米 按亩算化肥要用多少斤" read as a pregnancy's weight gain)."""
+    likely = likelihoods(text)
+    if not likely:
+        return None
+    sid = max(likely, key=likely.__getitem__)
+    if likely[sid] < LEARNED_ALONE:
+        return None
+    subject = library().subjects[sid]
+    return subject if _says_a_name_word(subject, text) else None
+
+
+def _says_a_name_word(subject: Subject, text: str) -> bool:
+    stop = _name_stop()
+    tokens = {_singular(t) for t in _LETTERS.findall(text.lower())}
+    for name in subject.en:
+        if any(len(t) >= 4 and t not in stop and t in tokens for t in map(_singular, _LETTERS.findall(name.lower()))):
+            return True
+    for name in subject.zh:
+        for run in _CJK_RUN.findall(name):
+            for i in range(len(run) - 1):
+                piece = run[i : i + 2]
+                if piece[0] not in _ZH_EDGE and piece[1] not in _ZH_EDGE and piece not in stop and piece in text:
+                    return True
+    return False
+
+
+@cache
+def _name_stop() -> frozenset[str]:
+    """Words no subject is said by alone: function and tool words, and the words of the library's fields (their
+    Chinese words' two-character pieces too: "金额", "日期")."""
+    lib = library()
+    stop = {_singular(w) for w in _words()["core_stop"]}
+    stop |= set(re.findall(r"[\u4e00-\u9fff]+", _words()["tool_words"]["zh"]))
+    for f in lib.fields.values():
+        for word in (f.name.replace("_", " "), f.label.en, *f.words):
+            stop |= {_singular(t) for t in _LETTERS.findall(word.lower())}
+        for word in (f.label.zh, *f.words):
+            for run in _CJK_RUN.findall(word):
+                stop |= {run[i : i + 2] for i in range(len(run) - 1)}
+    return frozenset(stop | _ZH_WHEN)
+
+
 @cache
 def zh_cue(pattern: str) -> re.Pattern[str]:
     """A Chinese cue, compiled: a Latin word among the Chinese ones ("AA", "BMI", "AA制") is matched as a word, never
