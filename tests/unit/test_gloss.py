@@ -99,7 +99,7 @@ def test_a_question_of_the_form_a_not_a_is_the_word_asked_about() -> None:
     [
         ("用的哪本书", "book"),  # a question's words, then the one-character noun it asks about
         ("去的哪家店", "shop"),
-        ("吃得满不满意", "satisfaction"),  # a verb and a particle before a question the question glossary has
+        ("吃得满不满意", "satisfied"),  # a verb and a particle before the word asked about
         ("甜的还是咸的", None),  # a choice between two words is no name, unless the question glossary has one
         ("稀的还是干的", "consistency"),
         ("他在哪里上班", None),  # a question's last word that is no noun and no yes-or-no question's word

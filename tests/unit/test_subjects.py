@@ -114,12 +114,24 @@ def test_a_request_the_rules_would_ask_back_on_gets_the_subject_the_model_is_sur
     assert classify(text).archetype == "gold_value"
 
 
-def test_a_subject_the_model_is_sure_of_is_not_chosen_where_the_request_says_no_word_of_it() -> None:
-    text = "玉米地 每亩化肥多少斤"  # fertiliser for a field of maize
-    sid, sure = subjects.chosen(text, 1)[0]
-    assert sid == "pregnancy_weight_gain" and sure >= read.LEARNED_ALONE  # sure, and unrelated
+@pytest.mark.parametrize(
+    ("subject", "text", "said"),
+    [
+        ("gold_value", "今天金价多少一克", True),  # 金价, a word of the text's
+        ("pregnancy_weight_gain", "玉米地 每亩化肥多少斤", False),  # fertiliser for maize: 多少 is a question's
+        ("garden_pests", "孩子发烧了", False),  # 子发 of 叶子发黄 is two words' edges here
+        ("movies_watched", "movies the kids want to see", True),  # one of its own nouns
+        ("mistakes_notebook", "I want a notebook", False),  # a tool's noun, not what it is about
+    ],
+)
+def test_a_subject_alone_is_read_only_where_the_request_says_its_noun(subject: str, text: str, said: bool) -> None:
+    assert read._says_its_noun(library().subjects[subject], text) is said
+
+
+def test_a_request_whose_subject_the_model_is_sure_of_but_it_does_not_name_is_still_asked_back() -> None:
+    text = "玉米地 每亩化肥多少斤"  # the model gives an unrelated subject (a pregnancy's weight gain) 0.99
     assert read.learned_subject(text) is None
-    assert classify(text).archetype != sid
+    assert classify(text).archetype is None
 
 
 def test_likelihoods_are_a_distribution_over_every_subject() -> None:

@@ -38,6 +38,7 @@ from toolgen.intent.details import (
 from toolgen.intent.gazetteer import UNITS
 from toolgen.intent.named import extract
 from toolgen.intent.read import (
+    CORE_SCORE,
     SUBJECT_NAMED,
     Reading,
     asks_for_a_tool,
@@ -74,7 +75,6 @@ NAMED_SHAPES = {
 }  # fmt: skip
 MIN_CONFIDENCE = 0.45
 MIN_SCORE = 1.5
-LEARNED_SCORE = 1.75  # a subject only the learned model reads, as sure as one named by its noun alone (read.CORE_SCORE)
 
 
 @cache
@@ -466,10 +466,10 @@ def _unsure(
     top_name, top = ranked[0]
     if top >= MIN_SCORE and (len(listed(text)) >= 3 or len(asked(text)) >= 2):
         return _named(text, lang, top_name, confidence)
-    learned = learned_subject(text)
-    if learned is not None and top < MIN_SCORE:  # no named kind in contention: the subject the learned model is
-        # sure of, which the request says a word of ("今天金价多少一克": the gold price), before a question
-        return _of_subject(text, lang, learned, LEARNED_SCORE, top, confidence)
+    learned = learned_subject(text) if top < MIN_SCORE else None
+    if learned is not None:  # no named kind in contention: the subject the learned model is sure of, whose noun
+        # the request says ("今天金价多少一克": the gold price), before a question
+        return _of_subject(text, lang, learned, CORE_SCORE, top, confidence)
     candidates = [name for name, s in ranked[:3] if s >= 1.0]
     candidates += [subject.id for subject, _, _ in find_subjects(text)[:2]]
     if shape in GUESSABLE and len(candidates) < 4:

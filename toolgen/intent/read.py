@@ -21,7 +21,8 @@ from typing import Any
 from toolgen.intent.asked import asked
 from toolgen.intent.subjects import likelihoods
 from toolgen.knowledge.base import DATA, SHAPES, Subject, library
-from toolgen.knowledge.gloss import glossary
+from toolgen.knowledge.gloss import QUESTION_WORDS, glossary
+from toolgen.knowledge.gloss import words as glossary_words
 from toolgen.knowledge.loading import read_json
 from toolgen.reading import reader
 
@@ -283,13 +284,7 @@ def _computed_zh_cores() -> dict[str, list[tuple[str, int]]]:
     words have too ("生日" of 生日提醒, 朋友的生日 and 生日清单), that names no field ("金额", "日期"), no tool and no
     time, and that other subjects' words seldom have, to that subject and how many of its words have it."""
     lib = library()
-    stop: set[str] = set()
-    for f in (f for name, f in lib.fields.items() if name not in lib.attributes):  # a field's words name what a
-        # row holds, not what the tool is about (an attribute's are only asked for by name)
-        for word in (f.label.zh, *f.words):
-            stop.update(_CJK_RUN.findall(word))
-    stop.update(re.findall(r"[\u4e00-\u9fff]+", _words()["tool_words"]["zh"]))
-    stop.update(_ZH_WHEN)
+    stop = set(_zh_stop())
     holders: dict[str, list[tuple[str, int]]] = {}
     everywhere: dict[str, int] = {}  # in how many words of all subjects each piece is
     for subject in lib.subjects.names():
@@ -511,15 +506,18 @@ def _learned_choice(text: str, found: dict[str, tuple[float, str]]) -> None:
 
 
 LEARNED_ALONE = 0.3  # how sure the learned model must be of a subject the rules did not find
+# What names a kind of tool, not what it is about ("I want a notebook", "a ledger please")
+_TOOL_NOUNS = frozenset("notebook notepad book organizer organiser sheet template planner binder folder".split())
 
 
 @reader
 def learned_subject(text: str) -> Subject | None:
     """The subject the learned model is surest ``text`` is about, among all the knowledge base's, when it is at least
-    LEARNED_ALONE sure and the text says a word of the subject's own names (a piece of two characters or more of its
-    Chinese names that is no grammar, no question and no field's word; an English word of four letters or more that
-    names no tool, no field and no function): for a request the rules read no tool in. Said no word of it, a subject
-    the model is sure of is unrelated as often ("种玉米 按亩算化肥要用多少斤" read as a pregnancy's weight gain)."""
+    LEARNED_ALONE sure and the text says one of the subject's own nouns (an English noun of two or more of its
+    phrases, as `_cores` finds them, that names no tool; or a Chinese word of the text's, cut as the glossary cuts
+    it, of two characters or more that one of the subject's Chinese names holds and that no field, tool or time
+    words): for a request the rules read no tool in. Said none of its nouns, a subject the model is sure of is
+    unrelated as often ("玉米地 每亩化肥多少斤" read as a pregnancy's weight gain)."""
     likely = likelihoods(text)
     if not likely:
         return None
@@ -527,37 +525,47 @@ def learned_subject(text: str) -> Subject | None:
     if likely[sid] < LEARNED_ALONE:
         return None
     subject = library().subjects[sid]
-    return subject if _says_a_name_word(subject, text) else None
+    return subject if _says_its_noun(subject, text) else None
 
 
-def _says_a_name_word(subject: Subject, text: str) -> bool:
-    stop = _name_stop()
-    tokens = {_singular(t) for t in _LETTERS.findall(text.lower())}
-    for name in subject.en:
-        if any(len(t) >= 4 and t not in stop and t in tokens for t in map(_singular, _LETTERS.findall(name.lower()))):
+def _says_its_noun(subject: Subject, text: str) -> bool:
+    cores = _cores()
+    for token in _LETTERS.findall(text.lower()):
+        noun = _singular(token)
+        if noun not in _TOOL_NOUNS and any(sid == subject.id for sid, _ in cores.get(noun, ())):
             return True
+    bounds = set()  # where the text's words begin and end, as the glossary cuts it
+    for run in _CJK_RUN.finditer(text):
+        at = run.start()
+        bounds.add(at)
+        for word in glossary_words(run.group(0)):
+            at += len(word)
+            bounds.add(at)
+    stop = _zh_stop() | QUESTION_WORDS
     for name in subject.zh:
         for run in _CJK_RUN.findall(name):
             for i in range(len(run) - 1):
                 piece = run[i : i + 2]
-                if piece[0] not in _ZH_EDGE and piece[1] not in _ZH_EDGE and piece not in stop and piece in text:
-                    return True
+                if piece[0] in _ZH_EDGE or piece[1] in _ZH_EDGE or piece in stop:
+                    continue
+                at = text.find(piece)
+                while at >= 0:
+                    if at in bounds and at + 2 in bounds:  # a word of the text's, not two words' edges (叶子发黄: 子发)
+                        return True
+                    at = text.find(piece, at + 1)
     return False
 
 
 @cache
-def _name_stop() -> frozenset[str]:
-    """Words no subject is said by alone: function and tool words, and the words of the library's fields (their
-    Chinese words' two-character pieces too: "金额", "日期")."""
+def _zh_stop() -> frozenset[str]:
+    """Chinese words that name what a row holds (a field's), a tool or a time, not what a tool is about."""
     lib = library()
-    stop = {_singular(w) for w in _words()["core_stop"]}
-    stop |= set(re.findall(r"[\u4e00-\u9fff]+", _words()["tool_words"]["zh"]))
-    for f in lib.fields.values():
-        for word in (f.name.replace("_", " "), f.label.en, *f.words):
-            stop |= {_singular(t) for t in _LETTERS.findall(word.lower())}
+    stop: set[str] = set()
+    for f in (f for name, f in lib.fields.items() if name not in lib.attributes):  # a field's words name what a
+        # row holds, not what the tool is about (an attribute's are only asked for by name)
         for word in (f.label.zh, *f.words):
-            for run in _CJK_RUN.findall(word):
-                stop |= {run[i : i + 2] for i in range(len(run) - 1)}
+            stop.update(_CJK_RUN.findall(word))
+    stop.update(re.findall(r"[\u4e00-\u9fff]+", _words()["tool_words"]["zh"]))
     return frozenset(stop | _ZH_WHEN)
 
 

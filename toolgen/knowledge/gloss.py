@@ -106,13 +106,16 @@ def asked_entry(phrase: str) -> tuple[str, str] | None:
         before = phrase[:-size]
         if _BEFORE_A_QUESTION.fullmatch(before):
             return known[ending]
-        if size >= FREE_ENDING and len(before) in _bounds(phrase):  # (近海风浪大不大 asks of 风浪, not of 浪)
+        word = _BEFORE_A_QUESTION_START.sub("", _BEFORE_A_QUESTION_END.sub("", before))
+        latin = re.fullmatch(r"[A-Za-z][A-Za-z0-9.]*", word) is not None  # (BMI正不正常)
+        if size >= FREE_ENDING and len(before) in _bounds(phrase) and (latin or len(words(word)) <= 1):
+            # (近海风浪大不大 asks of 风浪, not of 浪; "你能告诉我天气怎么样" is a sentence, no name)
             name, kind = known[ending]
-            word = _BEFORE_A_QUESTION_END.sub("", before)
-            said = word if re.fullmatch(r"[A-Za-z][A-Za-z0-9.]*", word) else ""  # (BMI正不正常)
+            said = word if latin else ""
             if len(word) >= 2 and not said:  # (a character alone has too many senses: 够几个人吃 is no "enough")
                 said = field_gloss().get(word) or field_words().get(word) or glossary().get(word) or ""
-            if said and len(said.split()) <= 2 and said.lower() not in name:
+            named = {t[:4] for t in name.split()}  # ("swimming swim time": said once)
+            if said and len(said.split()) <= 2 and not {t[:4] for t in said.lower().split()} & named:
                 name = f"{said.lower()} {name}"
             return name, kind
     return None
@@ -140,6 +143,7 @@ _BEFORE_A_QUESTION = re.compile(
     r"也|就|我|他|她|它|们|现在|目前|半夜|夜里|晚上|早上|早晨|上午|中午|下午|白天|睡前|饭前|饭后|上次|这回)*"
 )
 _BEFORE_A_QUESTION_END = re.compile(rf"{_BEFORE_A_QUESTION.pattern}$")
+_BEFORE_A_QUESTION_START = re.compile(rf"^{_BEFORE_A_QUESTION.pattern}")
 
 
 @cache
@@ -157,16 +161,19 @@ def field_words() -> dict[str, str]:
     return {word: next(iter(found)) for word, found in names.items() if len(found) == 1}
 
 
+_WHAT = ("啥", "什么", "哪")  # a verb and 的 before these asks what was done ("打的啥苗"); 打的多少钱 is a taxi fare
+
+
 def words(phrase: str) -> list[str]:
     """The phrase cut into the glossary's words, longest match first; a character it lacks stands alone. A word
-    ending in 的 before a question word is a verb and its 的 ("打的啥苗" asks what was given, no taxi ride)."""
+    ending in 的 before 啥, 什么 or 哪 is a verb and its 的 ("打的啥苗" asks what was given, no taxi ride)."""
     known, headings = glossary(), field_gloss()
     cut: list[str] = []
     i = 0
     while i < len(phrase):
         for size in range(min(MAX_CHARS, len(phrase) - i), 0, -1):
             piece = phrase[i : i + size]
-            if size == 2 and piece[1] == "的" and any(phrase.startswith(q, i + 2) for q in QUESTION_WORDS):
+            if size == 2 and piece[1] == "的" and phrase.startswith(_WHAT, i + 2):
                 continue
             if size == 1 or piece in known or piece in headings or piece in QUESTION_WORDS:
                 cut.append(piece)
@@ -178,7 +185,8 @@ def words(phrase: str) -> list[str]:
 # A count or a period a question is framed by before what it asks about ("一根成本多少": the cost, of one;
 # "每次花了多少", "一天喝几杯"): a numeral or 每, then a measure word
 _FRAMING = re.compile(
-    r"^(?:每|[一两二三四五六七八九十半0-9]+)(?:个|根|杯|瓶|袋|盒|包|份|张|件|本|只|条|块|斤|次|回|趟|单|天|周|月|年|晚|顿|位)"
+    r"^(?:每|[一两二三四五六七八九十半0-9]+)个?(?:星期|礼拜|小时|钟头|分钟|个|根|杯|瓶|袋|盒|包|份|张|件|本|只|条|块|斤|次|回|趟|单"
+    r"|天|周|月|年|晚|顿|位)"
 )
 
 

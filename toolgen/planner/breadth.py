@@ -193,8 +193,9 @@ NAMES = DATA.parent / "names"
 
 def columns(rows: list[dict[str, Any]]) -> dict[str, tuple[bool, bool]]:
     """For each Chinese column phrase of an evaluation set of names (tests/data/names/: a request, one phrase of it
-    and the English names a column asked so may have): whether the glossaries' English name for the phrase alone is
-    one of them, and whether the tool the whole request gets shows one, as a need of the breadth set is met."""
+    and the English names a column asked so may have): whether the glossaries' English name for the phrase alone holds
+    one of them as words ("pain duration" holds "duration"), and whether the tool the whole request gets shows one,
+    each as a need of the breadth set is met."""
     tools: dict[str, list[str]] = {}
     for request in dict.fromkeys(row["request"] for row in rows):
         intent = classify(request)

@@ -157,10 +157,11 @@ def _glossed_question(item: dict[str, Any], intent: Intent) -> tuple[str, str | 
     whole = next((x for x in listed if said in x), None)
     if item.get("field") or item.get("name") or item.get("en"):
         return said, None, None
-    if whole is None:  # what the reader kept of it is no piece of it ("错了几道": 错道数): the glossary's name for it
-        whole = next((x for x in listed if _overlap(x, said, loose=True) and x in question_gloss()), None)
-        if whole is not None:
-            return (whole, *question_gloss()[whole])
+    if whole is None and listed:  # what the reader kept of it is no piece of it (几号油: 油日（几号）): the listed
+        # phrase it shares the most characters with, named as the question glossary names it as said
+        best = max(listed, key=lambda x: len(_shared(x, said)))
+        if len(_shared(best, said)) >= 2 and best in question_gloss():
+            return (best, *question_gloss()[best])
     if _english(said):
         return said, None, None
     entry = asked_entry(whole or said)
@@ -201,10 +202,10 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             thing = _english(str(item["of"]))
             if thing and len(thing.split()) <= 2:
                 english = thing if thing.endswith("s") else _plural(thing)
+        if english is None and item["type"] == "boolean":  # "取没取货": picked up; 发没发烧 the glossary's fever
+            english = asked_name(said) or done_name(said)  # (not 发's "sent"; 学没学会 no "institute")
         if english is None and _HAN.search(said):
             english = _english(said)
-        if english is None and item["type"] == "boolean":  # "去没去过": visited (发没发烧 is a fever, not "sent")
-            english = done_name(said)
         name = snake(english) if english else f"asked_{k}"
         if name in names or not name:
             continue
@@ -439,12 +440,16 @@ def rescaled(f: FieldDef, intent: Intent) -> FieldDef:
     return f.model_copy(update={"min": low, "max": high, "label": label})
 
 
+def _shared(a: str, b: str) -> set[str]:
+    """The characters two Chinese wordings share, but for a question's and grammar's."""
+    return set(a) & set(b) - set("几多少什么啥哪谁了的吗没不是有")
+
+
 def _overlap(a: str, b: str, *, loose: bool = False) -> bool:
     """Whether two wordings of an item share most of their words or characters (an item the question reader read);
     ``loose``, a Chinese question and what the reader kept of it share a word's character ("几点吃的", "吃时间")."""
     if _HAN.search(a):
-        shared = set(a) & set(b) - set("几多少什么啥哪谁了的吗没不是有")
-        return bool(shared) if loose else len(set(a) & set(b)) * 2 >= min(len(set(a)), len(set(b)))
+        return bool(_shared(a, b)) if loose else len(set(a) & set(b)) * 2 >= min(len(set(a)), len(set(b)))
     words = set(re.findall(r"[a-z]{3,}", a)) - {"how", "what", "which", "much", "many", "long", "often"}
     return not words or bool(words & set(re.findall(r"[a-z]{3,}", b)))  # "how much" is only the question
 
