@@ -58,6 +58,7 @@ from toolgen.intent.slots import (
     find_units,
     is_chinese,
 )
+from toolgen.intent.spans import attribute_spans
 from toolgen.intent.spelling import standard
 from toolgen.knowledge.base import Subject, library, measures_named
 from toolgen.knowledge.fields import requested_fields, requested_words
@@ -466,9 +467,11 @@ def _unsure(
     top_name, top = ranked[0]
     if top >= MIN_SCORE and (len(listed(text)) >= 3 or len(asked(text)) >= 2):
         return _named(text, lang, top_name, confidence)
-    learned = learned_subject(text) if top < MIN_SCORE else None
+    says_more = bool(asked(text) or listed(text) or attribute_spans(text))  # what it keeps or asks, not only a noun
+    learned = learned_subject(text) if top < MIN_SCORE and says_more else None
     if learned is not None:  # no named kind in contention: the subject the learned model is sure of, whose noun
-        # the request says ("今天金价多少一克": the gold price), before a question
+        # the request says ("今天金价多少一克": the gold price), before a question; a request of a noun alone
+        # ("something for the pigeons on my balcony") is asked back, for a model or the person to say more
         return _of_subject(text, lang, learned, CORE_SCORE, top, confidence)
     candidates = [name for name, s in ranked[:3] if s >= 1.0]
     candidates += [subject.id for subject, _, _ in find_subjects(text)[:2]]
