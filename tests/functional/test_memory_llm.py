@@ -173,7 +173,7 @@ def test_a_hostile_models_value_is_dropped_and_the_words_kept_as_plain_memory(se
 def test_saving_a_memory_never_waits_past_the_fact_readers_timeout(aws_env, runtime, monkeypatch, fake):
     import time
 
-    # given a model that takes 3 s to answer, and a fact reader that waits at most half a second, with no retry
+    # given a model that takes 6 s to answer, and a fact reader that waits at most half a second, with no retry
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
     monkeypatch.setenv("TOOLGEN_MEMORY_LLM_TIMEOUT", "0.5")
@@ -181,10 +181,11 @@ def test_saving_a_memory_never_waits_past_the_fact_readers_timeout(aws_env, runt
         Settings.from_env("table_name", "bucket_name", "tool_role_arn", "base_layer_arn", "secret"),
         invoker=RuntimeInvoker(runtime),
     )
-    fake.scripts["MemoryFacts"] = [("delay", 3.0), ("delay", 3.0)]
+    fake.scripts["MemoryFacts"] = [("delay", 6.0), ("delay", 6.0)]
     started = time.monotonic()
     memory = built.memories.learn(f"u{sortable_id('x')}", "Hangzhou has been home since last spring")
-    # then the model's answer was not waited for: the words are kept as they are, and the reader says why
-    assert time.monotonic() - started < 3.0
+    # then the model's answer was not waited for (the bound leaves a loaded machine seconds for the rest of the
+    # write): the words are kept as they are, and the reader says why
+    assert time.monotonic() - started < 5.0
     assert memory.text == "Hangzhou has been home since last spring"
     assert "Timeout" in (built.memories.reader.last_error or "")
