@@ -514,10 +514,10 @@ _TOOL_NOUNS = frozenset("notebook notepad book organizer organiser sheet templat
 def learned_subject(text: str) -> Subject | None:
     """The subject the learned model is surest ``text`` is about, among all the knowledge base's, when it is at least
     LEARNED_ALONE sure and the text says one of the subject's own nouns (an English noun of two or more of its
-    phrases, as `_cores` finds them, that names no tool; or a Chinese word of the text's, cut as the glossary cuts
-    it, of two characters or more that one of the subject's Chinese names holds and that no field, tool or time
-    words): for a request the rules read no tool in. Said none of its nouns, a subject the model is sure of is
-    unrelated as often ("玉米地 每亩化肥多少斤" read as a pregnancy's weight gain)."""
+    phrases, as `_cores` finds them, that names no tool; or two characters of one of its Chinese names that are a word
+    of the text's, as the glossary cuts it, and no field's, tool's, time's or question's word): for a request the
+    rules read no tool in. Said none of its nouns, a subject the model is sure of is unrelated as often ("玉米地 每亩
+    化肥多少斤" read as a pregnancy's weight gain)."""
     likely = likelihoods(text)
     if not likely:
         return None
