@@ -67,8 +67,10 @@ demo: setup
 serve: setup
 	$(BIN)/toolgen serve --port $(PORT)
 
+# Two processes, each given whole files (a file's tests share its servers and fixtures); TEST_WORKERS=0 runs in one.
+TEST_WORKERS ?= 2
 test: setup sam browser
-	SAM_CLI=$(abspath $(SAM)) CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests
+	SAM_CLI=$(abspath $(SAM)) CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile tests
 
 # The long schemathesis run: ten times the cases per operation that `make test` tries (about 12,000).
 fuzz: setup
