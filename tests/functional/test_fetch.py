@@ -218,7 +218,7 @@ def test_the_checked_https_connection_reads_by_the_same_deadline(tls_upstream, m
     started = time.monotonic()
     with pytest.raises(TimeoutError):
         get("/drip?n=8&every=0.5", 1.5)
-    assert 1.4 < time.monotonic() - started < 2.0
+    assert 1.4 < time.monotonic() - started < 3.0  # not the drip's 4 s
 
 
 def test_upstream_failure_reaches_the_caller_as_502(overrides, monkeypatch):

@@ -79,8 +79,9 @@ def test_a_socket_that_drips_is_cut_off_at_the_deadline_not_per_read():
         stop.set()
         sock.close()
         theirs.close()
-    # then reading ends at the deadline, not after 10 s
-    assert 0.4 < time.monotonic() - started < 0.8
+    # then reading ends at the deadline, not after 10 s (the bound leaves a busy machine time: make test runs two
+    # test processes on two cores)
+    assert 0.4 < time.monotonic() - started < 3.0
 
 
 def test_a_resolver_that_hangs_is_given_up_on_at_the_deadline(monkeypatch):
@@ -88,7 +89,7 @@ def test_a_resolver_that_hangs_is_given_up_on_at_the_deadline(monkeypatch):
     started = time.monotonic()
     with pytest.raises(UpstreamError, match="did not answer within"):
         _public_addresses("api.open-meteo.com", 443, time.monotonic() + 0.3)
-    assert time.monotonic() - started < 0.6
+    assert time.monotonic() - started < 1.5  # not the resolver's 2 s
 
 
 def test_no_time_left_is_a_timeout_at_once():
