@@ -152,22 +152,7 @@ def breaks(toks: Sequence[Token], i: int) -> bool:
 
 def spans_of(toks: Sequence[Token], tags: Sequence[str], text: str) -> list[str]:
     """The phrases tagged B I* as the request writes them."""
-    spans: list[str] = []
-    start = end = None
-    for tok, tag in zip(toks, tags, strict=True):
-        if tag == "B" or (tag == "I" and start is None):
-            if start is not None:
-                spans.append(text[start:end])
-            start, end = tok.start, tok.end
-        elif tag == "I":
-            end = tok.end
-        else:
-            if start is not None:
-                spans.append(text[start:end])
-            start = end = None
-    if start is not None:
-        spans.append(text[start:end])
-    return spans
+    return [text[toks[first].start : toks[last].end] for first, last in _bounds(tags)]
 
 
 def decode(weights: Mapping[str, Sequence[float]], toks: Sequence[Token], marks: Sequence[str]) -> list[str]:
