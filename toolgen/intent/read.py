@@ -21,8 +21,7 @@ from typing import Any
 from toolgen.intent.asked import asked
 from toolgen.intent.subjects import likelihoods
 from toolgen.knowledge.base import DATA, SHAPES, Subject, library
-from toolgen.knowledge.gloss import QUESTION_WORDS, glossary
-from toolgen.knowledge.gloss import words as glossary_words
+from toolgen.knowledge.gloss import QUESTION_WORDS, glossary, word_bounds
 from toolgen.knowledge.loading import read_json
 from toolgen.reading import reader
 
@@ -534,13 +533,8 @@ def _says_its_noun(subject: Subject, text: str) -> bool:
         noun = _singular(token)
         if noun not in _TOOL_NOUNS and any(sid == subject.id for sid, _ in cores.get(noun, ())):
             return True
-    bounds = set()  # where the text's words begin and end, as the glossary cuts it
-    for run in _CJK_RUN.finditer(text):
-        at = run.start()
-        bounds.add(at)
-        for word in glossary_words(run.group(0)):
-            at += len(word)
-            bounds.add(at)
+    # where the text's words begin and end, as the glossary cuts it
+    bounds = {run.start() + at for run in _CJK_RUN.finditer(text) for at in word_bounds(run.group(0))}
     stop = _zh_stop() | QUESTION_WORDS
     for name in subject.zh:
         for run in _CJK_RUN.findall(name):

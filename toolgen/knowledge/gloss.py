@@ -108,7 +108,7 @@ def asked_entry(phrase: str) -> tuple[str, str] | None:
             return known[ending]
         word = _BEFORE_A_QUESTION_START.sub("", _BEFORE_A_QUESTION_END.sub("", before))
         latin = re.fullmatch(r"[A-Za-z][A-Za-z0-9.]*", word) is not None  # (BMI正不正常)
-        if size >= FREE_ENDING and len(before) in _bounds(phrase) and (latin or len(words(word)) <= 1):
+        if size >= FREE_ENDING and len(before) in word_bounds(phrase) and (latin or len(words(word)) <= 1):
             # (近海风浪大不大 asks of 风浪, not of 浪; "你能告诉我天气怎么样" is a sentence, no name)
             name, kind = known[ending]
             said = word if latin else ""
@@ -121,7 +121,7 @@ def asked_entry(phrase: str) -> tuple[str, str] | None:
     return None
 
 
-def _bounds(phrase: str) -> set[int]:
+def word_bounds(phrase: str) -> set[int]:
     """Where the phrase's words, as the glossary cuts it, begin and end."""
     ends, at = {0}, 0
     for word in words(phrase):
