@@ -121,11 +121,16 @@ def test_a_request_the_rules_would_ask_back_on_gets_the_subject_the_model_is_sur
         ("pregnancy_weight_gain", "玉米地 每亩化肥多少斤", False),  # fertiliser for maize: 多少 is a question's
         ("garden_pests", "孩子发烧了", False),  # 子发 of 叶子发黄 is two words' edges here
         ("movies_watched", "movies the kids want to see", True),  # one of its own nouns
-        ("mistakes_notebook", "I want a notebook", False),  # a tool's noun, not what it is about
+        ("bedding_change", "bed sheets: which set, when washed", True),  # "sheet" is a noun of its own here
     ],
 )
 def test_a_subject_alone_is_read_only_where_the_request_says_its_noun(subject: str, text: str, said: bool) -> None:
     assert read._says_its_noun(library().subjects[subject], text) is said
+
+
+@pytest.mark.parametrize("text", ["I want a notebook", "a ledger please", "something for the pigeons on my balcony"])
+def test_a_request_of_a_noun_alone_is_asked_back_whatever_the_model_is_sure_of(text: str) -> None:
+    assert classify(text).archetype is None  # it says nothing it keeps or asks: a model or the person says more
 
 
 def test_a_request_whose_subject_the_model_is_sure_of_but_it_does_not_name_is_still_asked_back() -> None:

@@ -505,8 +505,6 @@ def _learned_choice(text: str, found: dict[str, tuple[float, str]]) -> None:
 
 
 LEARNED_ALONE = 0.3  # how sure the learned model must be of a subject the rules did not find
-# What names a kind of tool, not what it is about ("I want a notebook", "a ledger please")
-_TOOL_NOUNS = frozenset("notebook notepad book organizer organiser sheet template planner binder folder".split())
 
 
 @reader
@@ -531,7 +529,7 @@ def _says_its_noun(subject: Subject, text: str) -> bool:
     cores = _cores()
     for token in _LETTERS.findall(text.lower()):
         noun = _singular(token)
-        if noun not in _TOOL_NOUNS and any(sid == subject.id for sid, _ in cores.get(noun, ())):
+        if any(sid == subject.id for sid, _ in cores.get(noun, ())):
             return True
     # where the text's words begin and end, as the glossary cuts it
     bounds = {run.start() + at for run in _CJK_RUN.finditer(text) for at in word_bounds(run.group(0))}
