@@ -10,6 +10,7 @@ import re
 import pytest
 
 from toolgen.intent import classify
+from toolgen.intent.asked import asked
 from toolgen.knowledge import build_glossary, gloss
 from toolgen.planner.offline import OfflinePlanner
 
@@ -177,13 +178,19 @@ def test_a_yes_or_no_question_whose_verb_makes_a_word_is_named_by_the_word_not_b
     assert "sent" not in fields
 
 
-def test_a_question_the_reader_kept_in_other_words_is_named_as_the_glossary_names_it_as_said() -> None:
-    text = "加油记录 加了多少升 几号油 一升多少钱 表显里程多少"  # the reader keeps 几号油 as a day, 油日（几号）
-    assert "几号油" in gloss.question_gloss()
+def test_a_question_the_question_glossary_names_is_read_as_it_names_it() -> None:
+    # 几号油 is the fuel grade the glossary knows, no day of the month (油日（几号）, 1 to 31)
+    text = "每次加油记下 加了多少升 几号油 一升多少钱"
+    assert gloss.question_gloss()["几号油"][1] == "string"
+    grade = next(item for item in asked(text) if item["said"] == "几号油")
+    assert grade["type"] == "string" and grade["en"] == "fuel grade" and grade["max"] is None
     program = OfflinePlanner().plan(text, classify(text).model_copy(update={"lang": "en"}), []).program
     fields = next(iter(program.entities.values())).fields
-    assert fields["fuel_grade"].label == "Fuel grade"
+    assert fields["fuel_grade"].type == "string"
     assert not [name for name in fields if name.startswith("asked_")]
+    # a choice the reader reads ("母乳/奶粉") is named as the glossary names the question whole
+    choice = asked("宝宝喂奶记录 母乳还是奶粉 喂了多少毫升")[0]
+    assert choice["type"] == "choice" and choice["choices"] == ["母乳", "奶粉"] and choice["en"] == "feeding type"
 
 
 def test_the_question_glossary_is_short_colloquial_questions_each_with_a_plain_english_name_and_a_type() -> None:

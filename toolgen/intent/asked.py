@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from toolgen.knowledge.fields import requested_fields
+from toolgen.knowledge.gloss import question_gloss
 from toolgen.reading import reader
 
 Asked = dict[str, Any]
@@ -132,6 +133,16 @@ _ZH_FIXED: dict[str, tuple[str, str, dict[str, Any]]] = {
 }
 
 
+def _day(clause: str, m: re.Match[str]) -> Asked:
+    """ "每月几号交": a day of the month; but a question the question glossary names otherwise is what it names
+    ("几号油": the fuel grade)."""
+    entry = question_gloss().get(clause)
+    if entry is not None and entry[1] != "date":
+        kind = entry[1] if entry[1] in ("number", "boolean", "time", "text") else "string"
+        return {"said": clause, "type": kind, "en": entry[0]}
+    return {"said": f"{_x(m)}日（几号）" if _x(m) else "几号", "type": "integer", "min": 1, "max": 31}
+
+
 def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
     if kind == "person" and m.group(0)[0] in "跟和与同":  # "跟谁看的": who with
         return {"said": "同伴", "type": "string"}
@@ -147,17 +158,18 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
         return {"said": f"{_x(m)}{dimension}", "type": "number", "en": english}
     if kind == "boolean":
         return {"said": clause[: m.end()], "type": "boolean"}
-    if kind == "choice":
+    if kind == "choice":  # its options are what it keeps: the question is named as the glossary names it, if it does
         choices = [c for c in (m.group("a"), m.group("b"), m.group("c")) if c]
-        return {"said": "/".join(choices), "type": "choice", "choices": choices}
+        named = question_gloss().get(clause)  # ("母乳还是奶粉": feeding type)
+        return {"said": "/".join(choices), "type": "choice", "choices": choices, **({"en": named[0]} if named else {})}
     if kind == "rating":
         return {"said": clause, "type": "choice", "choices": _ZH_RATING} if _x(m) else None
     if kind == "date":  # "什么时候借的": when it happened
         return {"said": f"{_x(m)}的日期", "type": "date"}
     if kind == "on":  # "谁哪天干了什么": the day it happened
         return {"said": "日期", "type": "date", "en": "date"}
-    if kind == "day":  # "每月几号交": a day of the month
-        return {"said": f"{_x(m)}日（几号）" if _x(m) else "几号", "type": "integer", "min": 1, "max": 31}
+    if kind == "day":
+        return _day(clause, m)
     if kind == "what":  # "送了什么", "换了什么": the question is the label
         return {"said": clause[m.start() :], "type": "string"}
     if kind == "time":

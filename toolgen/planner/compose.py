@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates, known_type
-from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english, question_gloss
+from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
 
@@ -153,19 +153,11 @@ def _glossed_question(item: dict[str, Any], intent: Intent) -> tuple[str, str | 
     said = str(item["said"])
     if not _HAN.search(said):
         return said, None, None
-    listed = intent.slots.get("listed") or []
-    whole = next((x for x in listed if said in x), None)
-    if item.get("field") or item.get("name") or item.get("en"):
+    whole = next((x for x in intent.slots.get("listed") or [] if said in x), said)
+    if item.get("field") or item.get("name") or item.get("en") or _english(said):
         return said, None, None
-    if whole is None and listed:  # what the reader kept of it is no piece of it (几号油: 油日（几号）): the listed
-        # phrase it shares the most characters with, named as the question glossary names it as said
-        best = max(listed, key=lambda x: len(_shared(x, said)))
-        if len(_shared(best, said)) >= 2 and best in question_gloss():
-            return (best, *question_gloss()[best])
-    if _english(said):
-        return said, None, None
-    entry = asked_entry(whole or said)
-    return (whole or said, *entry) if entry else (said, None, None)
+    entry = asked_entry(whole)
+    return (whole, *entry) if entry else (said, None, None)
 
 
 def _asked_kind(kind: str, glossed: str | None) -> str:
@@ -440,16 +432,12 @@ def rescaled(f: FieldDef, intent: Intent) -> FieldDef:
     return f.model_copy(update={"min": low, "max": high, "label": label})
 
 
-def _shared(a: str, b: str) -> set[str]:
-    """The characters two Chinese wordings share, but for a question's and grammar's."""
-    return set(a) & set(b) - set("几多少什么啥哪谁了的吗没不是有")
-
-
 def _overlap(a: str, b: str, *, loose: bool = False) -> bool:
     """Whether two wordings of an item share most of their words or characters (an item the question reader read);
     ``loose``, a Chinese question and what the reader kept of it share a word's character ("几点吃的", "吃时间")."""
     if _HAN.search(a):
-        return bool(_shared(a, b)) if loose else len(set(a) & set(b)) * 2 >= min(len(set(a)), len(set(b)))
+        shared = set(a) & set(b) - set("几多少什么啥哪谁了的吗没不是有")
+        return bool(shared) if loose else len(set(a) & set(b)) * 2 >= min(len(set(a)), len(set(b)))
     words = set(re.findall(r"[a-z]{3,}", a)) - {"how", "what", "which", "much", "many", "long", "often"}
     return not words or bool(words & set(re.findall(r"[a-z]{3,}", b)))  # "how much" is only the question
 
