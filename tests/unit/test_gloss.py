@@ -171,7 +171,7 @@ def test_a_tools_yes_or_no_fields_get_english_names_not_asked_numbers() -> None:
 
 
 def test_a_yes_or_no_question_whose_verb_makes_a_word_is_named_by_the_word_not_by_what_is_done() -> None:
-    text = "孩子打疫苗记录 打的什么疫苗 第几针 发没发烧"  # 发烧 is a fever; 发 alone would be "sent"
+    text = "给娃打疫苗的记录 打的啥疫苗 第几针 发没发烧"  # 发烧 is a fever; 发 alone would be "sent"
     program = OfflinePlanner().plan(text, classify(text).model_copy(update={"lang": "en"}), []).program
     fields = next(iter(program.entities.values())).fields
     assert fields["fever"].type == "boolean" and fields["fever"].label == "Fever"

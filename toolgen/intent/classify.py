@@ -470,7 +470,7 @@ def _unsure(
     says_more = bool(asked(text) or listed(text) or attribute_spans(text))  # what it keeps or asks, not only a noun
     learned = learned_subject(text) if top < MIN_SCORE and says_more else None
     if learned is not None:  # no named kind in contention: the subject the learned model is sure of, whose noun
-        # the request says ("今天金价多少一克": the gold price), before a question; a request of a noun alone
+        # the request says ("金价现在多少一克": the gold price), before a question; a request of a noun alone
         # ("something for the pigeons on my balcony") is asked back, for a model or the person to say more
         return _of_subject(text, lang, learned, CORE_SCORE, top, confidence)
     candidates = [name for name, s in ranked[:3] if s >= 1.0]
