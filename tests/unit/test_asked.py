@@ -195,9 +195,10 @@ def test_a_quantity_written_with_its_unit_fills_the_input_of_that_unit_whatever_
 @pytest.mark.parametrize(
     ("text", "english"),
     [
-        ("戒烟中，每天抽了几根记一下", "count"),  # a measure with no thing named: a count, and 记一下 is no part of it
+        ("做手工，每天编了几根记一下", "count"),  # a measure with no thing named: a count, and 记一下 is no part of it
+        ("戒烟中，每天抽了几根记一下", "cigarettes"),  # the question glossary knows what 抽了几根 counts
         ("我周末跑滴滴，记录每天接了多少单", "orders"),  # the measure names what is counted
-        ("跑了多少公里", "km"),
+        ("游了多少公里", "km"),
         ("随了多少", "gift money"),  # money that changed hands, by its verb
     ],
 )
@@ -212,7 +213,7 @@ def test_a_chinese_count_of_a_thing_is_named_in_english_by_the_thing():
     (name,) = [n for n, spec in tool.fields.items() if spec.label == "单词"]
     assert name == "words"  # not asked_1: the API and the English page name what is counted
     fishing = Tool("钓鱼日志：日期、钓点、鱼种、钓了几条")
-    assert fishing.fields["count"].type == "number"
+    assert fishing.fields["fish_caught"].type == "number"  # as the question glossary names 钓了几条
     assert fishing.fields["date"].type == "date"  # 日期 listed is the library's date, never a number to average
 
 
@@ -220,7 +221,7 @@ def test_which_day_is_a_date_and_a_one_character_noun_is_named_in_english():
     chores = {a["said"]: a for a in asked("家务记录，谁哪天干了什么活")}
     assert chores["日期"]["type"] == "date" and "天干了什么" not in chores  # 哪天 is when, not which 天
     medicine = Tool("我爸记性不好，做个每天吃药的记录：什么药、几点吃的")
-    assert medicine.fields["medicine"].label == "药"  # 什么药 is a field named medicine, not asked_1
+    assert medicine.fields["medication"].label == "药"  # 什么药 is a field named as the glossary names it
     assert medicine.fields["time"].type == "time"
 
 
@@ -244,3 +245,25 @@ def test_how_much_asks_an_amount_or_the_change_its_verb_names(text, name):
 def test_which_year_asks_for_the_year_and_a_time_asked_stops_before_the_verb_of_noting() -> None:
     assert [(a["said"], a["type"], a.get("en")) for a in asked("记一下每瓶酒是哪年的")] == [("年份", "integer", "year")]
     assert [(a["said"], a["type"]) for a in asked("几点起床的记一下")] == [("起床时间", "time")]
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "english", "kind"),
+    [
+        ("我在夜市卖煎饼 每天记一下最后赚了多少", "最后赚", "earnings", "number"),  # no "final": 最后 is when
+        ("孩子听写 错了几个记一下", "错个数", "mistakes", "number"),  # not a count of anything
+        ("奶茶店 退货几单", "退货单数", "returns", "number"),  # no orders: what came back
+        ("宝宝的奶 每次多少毫升", "毫升", "milliliters", "number"),  # the unit the reader reads is kept
+        ("猫咪记录 便便正不正常", "便便正不正常", "normal stool", "boolean"),
+    ],
+)
+def test_a_question_the_glossary_knows_is_named_as_it_names_it(text: str, said: str, english: str, kind: str) -> None:
+    (item,) = asked(text)
+    assert (item["said"], item["en"], item["type"]) == (said, english, kind)
+
+
+def test_a_question_that_says_only_what_it_asks_is_named_by_the_reader_and_a_choice_keeps_its_options() -> None:
+    (size,) = asked("买鞋记录：多大")
+    assert size["en"] == "size"  # 多大 of shoes, not the glossary's age
+    (fed,) = asked("宝宝喂奶 母乳还是奶粉")
+    assert fed["type"] == "choice" and fed["choices"] == ["母乳", "奶粉"]

@@ -9,7 +9,8 @@ question is about names the field: the noun after the question word ("哪个钓�
 
 Each asked field comes back as a dict (JSON, kept in the intent's slots): ``said`` (the words of the request, the
 label in its language), ``name`` (an English field name for an English request, else ``None``), ``en`` (for a
-Chinese request, the English name its question word gives: "几根" a count, "多少单" orders, "花了多少" spent), ``of``
+Chinese request, the English name the question glossary gives the question, "默写错了几个" mistakes, else the one its
+question word gives: "几根" a count, "多少单" orders, "花了多少" spent), ``of``
 (the thing a Chinese count counts, "背了多少个单词" -> 单词, which the planner names in English), ``type``,
 ``unit``, ``choices``, ``min``/``max``, ``sum`` (a total of it means something), and ``field``: the library's field
 when the words are one of its (toolgen/knowledge/fields.py), which the planner takes instead of a guessed one.
@@ -21,7 +22,7 @@ import re
 from typing import Any
 
 from toolgen.knowledge.fields import requested_fields
-from toolgen.knowledge.gloss import question_gloss
+from toolgen.knowledge.gloss import asked_entry, question_gloss
 from toolgen.reading import reader
 
 Asked = dict[str, Any]
@@ -30,9 +31,11 @@ Asked = dict[str, Any]
 _ZH_CLAUSE = re.compile(r"[，,、；;。！!？?\s：:（）()]+")
 _ZH_LEAD = re.compile(
     r"^(?:(?:我|我们|帮我|想|要|还要|还想|顺便|另外|以及|还有|然后|再|并且|和|也|都)+)?"
+    r"(?:(?:每天|每次|每周|每个月|每月|每回|当天)(?=记|写|登记|标))?"  # "每天记一下卖了多少根"
     r"(?:(?:记录|记一下|记下|记|写下|写|登记|标一下|标记|看看|看一下|看)(?:一下)?)?"
     r"(?:每天|每次|每周|每个月|每月|每回|每顿|每餐|每局|每场|当天|当时)?(?:的)?"
 )
+_ZH_TAIL = re.compile(r"(?:都|也)?(?:记一下|记下来|记下|记录一下|记录下来|写下来)$")  # "错了几个记一下"
 _ZH_MEASURES = {  # what a count in this measure is called, its unit, and its English name
     "公里": ("公里数", "km", "km"), "千米": ("公里数", "km", "km"), "米": ("米数", "m", "metres"),
     "步": ("步数", None, "steps"), "分钟": ("分钟数", "min", "minutes"), "小时": ("小时数", "h", "hours"),
@@ -104,9 +107,10 @@ _ZH_RATING = ["好", "一般", "不好"]
 def _zh(text: str) -> list[Asked]:
     found: list[Asked] = []
     for clause in _ZH_CLAUSE.split(text):
-        clause = _ZH_LEAD.sub("", clause)
+        clause = _ZH_TAIL.sub("", _ZH_LEAD.sub("", clause))
         if not clause or len(clause) > 14 or _FIGURE.search(clause) or _SINCE.search(clause):
             continue
+        whole, read = clause, []
         while clause:  # "读了哪卷第几章": which book, and a chapter number
             hits = [(m.start(), k, m, kind) for k, (p, kind) in enumerate(_ZH_QUESTIONS) if (m := p.search(clause))]
             if not hits:
@@ -114,9 +118,32 @@ def _zh(text: str) -> list[Asked]:
             _, _, m, kind = min(hits, key=lambda hit: hit[:2])  # the leftmost question, then the likelier reading
             item = _zh_item(clause, m, kind)
             if item is not None:
-                found.append(item)
+                read.append((kind, item))
             clause = clause[m.end() :]
+        if len(read) == 1:  # one question, which the question glossary may name
+            read = [(read[0][0], _named_by_glossary(whole, *read[0]))]
+        found += [item for _, item in read]
     return found
+
+
+# What a question asks about when it says nothing else ("多大": a shoe's size, a person's age): the tool's subject
+# names it, not the glossary
+_ONLY_ASKING = re.compile(r"(?:多少|几|多[大高深宽厚粗长重远久]|什么|啥|哪|谁|怎么样|咋样|如何|吗|呢|了|的|是|有)*")
+_GLOSSARY_TYPES = {"boolean", "date", "time", "string", "text"}
+_UNGLOSSED = {"person", "place", "weight", "distance", "year", "choice", "day", "on"}  # read whole by the reader
+
+
+def _named_by_glossary(clause: str, kind: str, item: Asked) -> Asked:
+    """A question the question glossary names, with its English name: written by people who speak the language, it
+    names "最后赚了多少" earnings, "默写错了几个" mistakes and "退货几单" returns, which the question's words alone
+    name "final", a count and orders. The reader keeps what it reads better: a choice's options, who and where, the
+    unit counted in, the label; a count the glossary types otherwise is typed as it says ("几号油": a grade)."""
+    entry = asked_entry(clause)
+    if entry is None or kind in _UNGLOSSED or _ONLY_ASKING.fullmatch(clause):
+        return item
+    name, glossed = entry
+    typed = {"type": glossed} if item["type"] in ("number", "integer") and glossed in _GLOSSARY_TYPES else {}
+    return {**item, "en": name, "of": None, **typed}
 
 
 def _x(m: re.Match[str]) -> str:
