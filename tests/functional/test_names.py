@@ -7,8 +7,9 @@ In the tool 240 since a yes-or-no question is named by the word it asks about be
 since the question reader reads a question the glossary names as it names it (几号油 the fuel grade, a choice);
 named right 206 since a question after two words or more is no name ("你能告诉我天气怎么样" is a sentence); in the
 tool 252 since a question of one clause takes the glossary's name over the pieces the reader cut it into (默写错了几个
-mistakes, not a count). The 240, 244 and 252 came after reading this set's misses: tuning, not blind figures; its
-blind figures are 188 and 238.
+mistakes, not a count); 257 when how much of a verb became an amount (喝了多少) and what someone is called their
+name (理发师叫啥), mends read from blind12's misses, not this set's. The 240, 244 and 252 came after reading this
+set's misses: tuning, not blind figures; its blind figures are 188 and 238.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 
 from toolgen.planner import breadth
 
-FLOORS = {"named right": 206, "in the tool": 252}
+FLOORS = {"named right": 206, "in the tool": 257}
 
 
 @pytest.fixture(scope="module")

@@ -267,3 +267,16 @@ def test_a_question_that_says_only_what_it_asks_is_named_by_the_reader_and_a_cho
     assert size["en"] == "size"  # 多大 of shoes, not the glossary's age
     (fed,) = asked("宝宝喂奶 母乳还是奶粉")
     assert fed["type"] == "choice" and fed["choices"] == ["母乳", "奶粉"]
+
+
+def test_how_much_of_a_verb_is_an_amount_and_what_someone_is_called_names_them() -> None:
+    assert [(a["said"], a["en"], a["type"]) for a in asked("喝酒记录 喝了多少")] == [("喝了多少", "amount", "number")]
+    (barber,) = asked("理发记录 理发师叫啥")
+    assert (barber["said"], barber["type"]) == ("理发师", "string")  # the barber, named in English by the glossary
+    assert "barber" in Tool("每次理发记一下 理发师叫啥").fields
+
+
+def test_a_label_that_is_a_question_word_does_not_answer_how_long() -> None:
+    visits = Tool("keep notes on my client visits: how long each took")
+    assert visits.fields["visit_kind"].label == "How"  # how a client was met: in person, a call
+    assert visits.fields["duration"].type == "number"  # still asked: "how" is no answer to "how long"

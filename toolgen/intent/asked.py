@@ -90,6 +90,7 @@ _ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?P<x>[\u4e00-\u9fff]{0,4}?)(?:得)?(?:好不好|怎么样|咋样|如何)$"), "rating"),
     (re.compile(r"(?:几点|什么时候|啥时候|什么时间)(?P<x>(?:(?!的|了|记|看|算)[\u4e00-\u9fff]){0,4})"), "time"),
     (re.compile(r"哪一?年|几几年|什么年份"), "year"),
+    (re.compile(r"(?P<x>[\u4e00-\u9fff]{2,4}?)叫(?:什么|啥)(?:名字?)?$"), "called"),  # "理发师叫啥": the barber
     (re.compile(r"(?P<v>[\u4e00-\u9fff]{1,2})了?(?:什么|啥)$"), "what"),
     (re.compile(rf"(?:(?:是|的)?(?:什么|啥|哪个|哪些|哪一?[个种款条家位本首])|(?<![在去])哪(?![里儿天一])){_NOUN}"),
      "words"),
@@ -204,7 +205,7 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
     if kind == "duration":
         doing = re.sub(r"分别|各自|一共|总共|大概|大约|每次|每天|都|了", "", _x(m))[-2:]  # "分别玩了多久" -> 玩
         return {"said": f"{doing}时长", "type": "number", "unit": "min", "sum": True}
-    if kind == "words":  # "哪个钓点" -> 钓点; "哪卷第几章" -> 卷 (the chapter is a count of its own)
+    if kind in ("words", "called"):  # "哪个钓点" -> 钓点; "哪卷第几章" -> 卷 (a count of its own); "理发师叫啥" 理发师
         return {"said": _x(m), "type": "string"} if not re.fullmatch(r"时候|时间|地方", _x(m)) else None
     return _zh_count(clause, m)
 
@@ -234,6 +235,8 @@ def _zh_count(clause: str, m: re.Match[str]) -> Asked | None:
     if verb in _MONEY_VERBS:  # "借了多少" -> 借款金额, "已经还了多少" -> 已还金额
         said, en = _MONEY_VERBS[verb]
         return {"said": said, "type": "number", "sum": True, "en": en}
+    if len(before) == 1 and clause[m.start() - 1 : m.start()] == "了":  # "喝了多少", "换了多少": how much, done
+        return {"said": clause[: m.end()], "type": "number", "sum": True, "en": "amount"}
     return {"said": before[-4:], "type": "number", "sum": True} if before else None  # "流水多少" -> 流水
 
 

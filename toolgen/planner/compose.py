@@ -187,7 +187,7 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             if not duplicates(known, names | {f.name for f in fields}):
                 fields.append(known.model_copy(update={"required": False}))
             continue
-        if said.lower() in labels or any(said in label or label in said for label in labels if len(label) >= 2):
+        if _asked_already(said, labels):
             continue
         english = glossed or str(item.get("name") or item.get("en") or "") or None
         if item.get("of") and not glossed:  # "背了多少个单词": the words, named by the things counted
@@ -220,6 +220,21 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_QUESTION_WORDS = {"how", "what", "when", "where", "who", "which", "why", "whose"}
+
+
+def _asked_already(said: str, labels: set[str]) -> bool:
+    """Whether a field of the tool is already labelled as a question asks ("pages" of "pages read"): in English a
+    label that is a whole word of it and no question word ("How" a client was met answers no "how long")."""
+    if said.lower() in labels:
+        return True
+    if _HAN.search(said):
+        return any(said in label or label in said for label in labels if len(label) >= 2)
+    return any(
+        said.lower() in label or (label not in _QUESTION_WORDS and re.search(rf"\b{re.escape(label)}\b", said.lower()))
+        for label in labels
+        if len(label) >= 2
+    )
 
 
 def _english(said: str) -> str | None:
