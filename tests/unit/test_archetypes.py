@@ -267,10 +267,18 @@ def test_a_bill_split_by_days_at_home_and_a_repair_by_each_households_area():
     assert op.inputs["total"].default == 38000 and op.inputs["area_1"].label.endswith("第1户")
 
 
-def test_a_stay_some_were_at_for_part_of_is_split_by_days() -> None:
-    # some of the party there for part of the stay: the nights each was there weigh the shares
+def test_a_stay_some_were_at_for_part_of_is_split_by_the_nights_or_days_each_was_there() -> None:
+    # some of the party there for part of the stay: the nights each was there weigh the shares, named as said
     lodge = Tool("split the beach house between 6 of us, 2 people only stayed for 3 of the 7 nights")
-    assert "days_1" in lodge.program.operation("splitByWeight").inputs
+    split = lodge.program.operation("splitByWeight")
+    assert split.inputs["nights_1"].label == "Nights · Me"
+    assert split.inputs["total"].default is None  # 3 of the 7 nights is no amount to split
+    nights = {f"nights_{i}": 7 if i <= 4 else 3 for i in range(1, 7)}  # six of us, two there 3 nights
+    got = lodge.call("splitByWeight", {"total": 680, **nights})
+    assert (got["share_1"], got["share_6"]) == (140.0, 60.0)
+    inn = Tool("民宿一共1800 六个人AA 有两个人只住了两晚")
+    assert inn.program.operation("splitByWeight").inputs["total"].default == 1800
+    assert inn.program.operation("splitByWeight").inputs["nights_1"].label.startswith("晚数")
     trip = Tool("出去玩的费用五个人AA，有两个人只来了两天")
     assert "days_1" in trip.program.operation("splitByWeight").inputs
 

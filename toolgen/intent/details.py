@@ -637,7 +637,11 @@ _AREA = re.compile(r"(\d+(?:\.\d+)?)\s*(?:平方米|平米|平方|平|㎡|m²|m2
 @reader
 def split_weight(text: str) -> str | None:
     """What a shared cost is split in proportion to ("房租按面积分" area, "by the days each was home" days)."""
-    return next((kind for kind, pattern in _WEIGHTED.items() if pattern.search(text)), None)
+    found = next(((kind, m) for kind, pattern in _WEIGHTED.items() if (m := pattern.search(text))), None)
+    if found is None:
+        return None
+    kind, m = found  # days a person was there; nights where nights were said ("stayed 2 of the 4 nights", 住了两晚)
+    return "nights" if kind == "days" and re.search(r"nights?\b|晚", m.group(0)) else kind
 
 
 @reader

@@ -479,6 +479,7 @@ def expense_splitter(intent: Intent, fact: Fact) -> dict[str, Any]:
 _WEIGHTS = {
     "area": (("Area (m²)", "面积（平方米）"), 10_000.0),
     "days": (("Days", "天数"), 366.0),
+    "nights": (("Nights", "晚数"), 366.0),
     "income": (("Income", "收入"), 100_000_000.0),
 }
 
