@@ -16,6 +16,8 @@ from toolgen.intent.spelling import standard
         ("log my runs w/ my dog, pls", "log my runs with my dog, please"),
         ("pollen count tommorow", "pollen count tomorrow"),
         ("Whats UR bday", "what's your birthday"),
+        ("swim pace calc: 1500m in 32 min", "swim pace calculator: 1500m in 32 min"),
+        ("Loan calcs side by side", "Loan calculators side by side"),
     ],
 )
 def test_typed_forms_are_read_in_standard_spelling(typed: str, meant: str) -> None:
@@ -32,6 +34,8 @@ def test_typed_forms_are_read_in_standard_spelling(typed: str, meant: str) -> No
         "我想记录每天晨跑 im",
         "weather in St. Louis, MO",  # a state, not a month
         "track wether I took my pills",  # whether, not weather
+        "do my calc homework for me",  # calculus
+        "calc 2 exam schedule",
     ],
 )
 def test_words_that_stand_as_they_are_are_left_alone(text: str) -> None:
@@ -43,3 +47,8 @@ def test_a_request_without_apostrophes_gets_the_tool_the_standard_one_gets() -> 
     typed, standard_form = "a daily check-in on how im feeling, 1 to 5", "a daily check-in on how i'm feeling, 1 to 5"
     # then both are the same kind of tool
     assert classify(typed).archetype == classify(standard_form).archetype == "mood_journal"
+
+
+def test_a_calc_is_the_calculator_it_abbreviates() -> None:
+    pace = classify("pace calc: distance and finish time in")  # "pace" alone names no tool: the calculator does
+    assert pace.archetype == "race_pace"

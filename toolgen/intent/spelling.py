@@ -1,10 +1,10 @@
 """What people type, read as what they mean, before any cue is matched.
 
-Requests are typed fast: contractions lose their apostrophe ("im", "dont", "whats"), words shrink ("u", "ur",
-"pls", "w/") and a few words are misspelt by nearly everyone ("tommorow", "calender", "seperate"). Every cue of the
-classifier, the subject reader and the slot readers is written in standard spelling, so the request is put into
-standard spelling once, here, instead of every cue learning every way of typing it. Only forms that mean one thing
-are rewritten: "its", "ill", "were", "lets" and "id" are words as they stand and are left alone, "mo" may be
+Requests are typed fast: contractions lose their apostrophe ("im", "dont", "whats"), words shrink ("u", "ur", "pls",
+"w/", "pace calc") and a few words are misspelt by nearly everyone ("tommorow", "calender", "seperate"). Every cue
+of the classifier, the subject reader and the slot readers is written in standard spelling, so the request is put
+into standard spelling once, here, instead of every cue learning every way of typing it. Only forms that mean one
+thing are rewritten: "its", "ill", "were", "lets" and "id" are words as they stand and are left alone, "mo" may be
 Missouri and "wether" is as often "whether" as "weather".
 """
 
@@ -41,10 +41,18 @@ _PATTERN = re.compile(rf"(?<![\w'/])({_WORDS})(?![\w'/]|\.\w)", re.IGNORECASE)  
 
 
 _AND = re.compile(r"(?<=[a-z]) n (?=[a-z])", re.IGNORECASE)  # "me n my partner"
+# "pace calc", "mortgage calc": a calculator; "calc homework", "calc exam" is calculus
+_CALC = re.compile(
+    r"(?<![\w'/])calcs?(?![\w'/])(?!\s+(?:homework|hw|class|exam|test|final|quiz|problem|question|1|2|3|ab|bc)\b)",
+    re.IGNORECASE,
+)
 
 
 @reader
 def standard(text: str) -> str:
     """``text`` in standard spelling ("whats the uv today, im outside w/ the kids" -> "what's the uv today, i'm
     outside with the kids"); Chinese and everything else as it was."""
-    return _AND.sub(" and ", _PATTERN.sub(lambda m: _REWRITE[m.group(0).lower()], text))
+    text = _PATTERN.sub(lambda m: _REWRITE[m.group(0).lower()], text)
+    return _CALC.sub(
+        lambda m: "calculators" if m.group(0).lower().endswith("s") else "calculator", _AND.sub(" and ", text)
+    )
