@@ -283,6 +283,17 @@ def test_a_stay_some_were_at_for_part_of_is_split_by_the_nights_or_days_each_was
     assert "days_1" in trip.program.operation("splitByWeight").inputs
 
 
+def test_a_split_where_some_did_not_drink_puts_the_drinks_on_those_who_did() -> None:
+    bbq = Tool("烧烤八个人AA 有三个人不喝酒 酒钱单算")
+    split = bbq.program.operations[0]  # what was asked, first; the expense log stays beside it
+    assert split.id == "calculateSplit" and split.inputs["diners"].default == 8
+    assert bbq.program.operation("addExpense") is not None
+    got = bbq.call("calculateSplit", shared_total=800, drinks_total=250, diners=8, drinkers=5)
+    assert (got["non_drinker"], got["drinker"], got["bill"]) == (100.0, 150.0, 1050.0)
+    dinner = Tool("dinner for 6 of us, two non-drinkers, split it fairly")
+    assert dinner.program.operations[0].id == "calculateSplit"
+
+
 def test_an_even_split_has_no_proportional_part():
     plain = Tool("split the dinner bill evenly between me and 3 friends")
     assert all(op.id != "splitByWeight" for op in plain.program.operations)

@@ -435,6 +435,7 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
             or day_by_day
             or no_date
             or looked_up_in_a_record
+            or (named and reading.subject.part_of == top_name)  # the kind named, with a part of it (酒钱单算)
         )
     ):
         return _of_subject(text, lang, reading.subject, subject_score, top, confidence)

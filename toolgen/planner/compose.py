@@ -1106,8 +1106,9 @@ def add_part(program: dict[str, Any], intent: Intent, fact: Fact) -> None:
         return
     part = _calculator(subject, intent, fact, Composition(shape="calculator", subject=subject.id))
     (operation,) = part["operations"]
-    item = snake(subject.item.en)  # "convertIngredient" at /convert-ingredient
-    operation.update(id=_camel("convert", item)[:40], path=f"/convert-{item.replace('_', '-')}")
+    item = snake(subject.item.en)  # "convertIngredient" at /convert-ingredient; a split's "calculateSplit"
+    verb = "convert" if subject.part_of == "unit_converter" else "calculate"
+    operation.update(id=_camel(verb, item)[:40], path=f"/{verb}-{item.replace('_', '-')}")
     program["operations"].insert(0, operation)
     program["labels"] = {**part["labels"], **(program.get("labels") or {})}
     program["title"] = part["title"]
