@@ -197,7 +197,7 @@ def test_a_quantity_written_with_its_unit_fills_the_input_of_that_unit_whatever_
     [
         ("做手工，每天编了几根记一下", "count"),  # a measure with no thing named: a count, and 记一下 is no part of it
         ("戒烟中，每天抽了几根记一下", "cigarettes"),  # the question glossary knows what 抽了几根 counts
-        ("我周末跑滴滴，记录每天接了多少单", "orders"),  # the measure names what is counted
+        ("我周末跑外卖，记录每天做了多少单", "orders"),  # the measure names what is counted
         ("游了多少公里", "km"),
         ("随了多少", "gift money"),  # money that changed hands, by its verb
     ],
@@ -270,7 +270,7 @@ def test_a_question_that_says_only_what_it_asks_is_named_by_the_reader_and_a_cho
 
 
 def test_how_much_of_a_verb_is_an_amount_and_what_someone_is_called_names_them() -> None:
-    assert [(a["said"], a["en"], a["type"]) for a in asked("喝酒记录 喝了多少")] == [("喝了多少", "amount", "number")]
+    assert [(a["said"], a["en"], a["type"]) for a in asked("浇花记录 洒了多少")] == [("洒了多少", "amount", "number")]
     (barber,) = asked("理发记录 理发师叫啥")
     assert (barber["said"], barber["type"]) == ("理发师", "string")  # the barber, named in English by the glossary
     assert "barber" in Tool("每次理发记一下 理发师叫啥").fields
