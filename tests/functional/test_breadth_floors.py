@@ -15,8 +15,8 @@ from toolgen.planner import breadth
 FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
     "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 123, "model1": 129, "blind2": 139, "blind3": 142,
-    "blind4": 128, "blind5": 127, "blind6": 134, "blind7": 129, "blind8": 136,
-    "blind9": 125, "blind10": 127, "blind11": 122, "blind12": 121,
+    "blind4": 128, "blind5": 126, "blind6": 135, "blind7": 129, "blind8": 136,
+    "blind9": 126, "blind10": 127, "blind11": 122, "blind12": 121, "blind13": 111,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -100,6 +100,11 @@ FLOORS = {
 # A sixth action corpus (actions on one's own records and for others, and their tool twins): blind10 127 and blind11
 # 122 (an automatic weather message to one's mother, a budget screenshot posted to one's feed refused), blind6 134 (a
 # function's minimum asked as homework is asked back, at 0.852 against the Chinese threshold of 0.86).
+# blind13 was written by a helper from the brief alone after all of that, and read once: 111, its first reading (main
+# before that day's work read 111 too, request by request the same). Its near rows dropped (8 action corpus rows, 16
+# paraphrases, the tagger's) and the models refit: blind6 135 (the homework refused again), blind9 126, blind5 126 (a
+# market stall's sales read as a message to send); the tagger the mean of sixteen perceptrons since (the refit had
+# lost a boat engine log's fields again).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

@@ -42,7 +42,7 @@ EPOCHS = 8
 UNIT = 100  # weights shipped in hundredths; one that rounds to 0 is not shipped
 FOLDS = 5
 SEED = 7
-ORDERS = 8  # perceptrons averaged, each over orders of its own
+ORDERS = 16  # perceptrons averaged, each over orders of its own
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _UNIT = re.compile(r"\s*[（(][^）)]*[）)]\s*")
 
