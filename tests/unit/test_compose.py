@@ -291,6 +291,18 @@ def test_forgetting_when_something_was_last_done_asks_for_a_schedule(text):
     assert classify(text).shape == "schedule"
 
 
+def test_a_rotas_listed_chores_are_its_rows_and_a_listed_attribute_is_a_column_not_a_chore() -> None:
+    rota = Tool("a chore rota for me and two flatmates that rotates every week: bins, bathroom, kitchen")
+    (rows,) = rota.program.seed.values()
+    assert [(r["task"], r["every_days"]) for r in rows] == [("bins", 7), ("bathroom", 7), ("kitchen", 7)]
+    assert not {"bins", "bathroom", "kitchen"} & set(rota.fields)  # no column named after a chore
+    grooming = Tool("dog grooming clients, each due every 6 weeks - owner name, phone, breed")
+    assert grooming.intent.shape == "schedule"
+    tasks = [r["task"] for rows in grooming.program.seed.values() for r in rows]
+    assert "phone" not in tasks and "breed" not in tasks  # what each row holds, no chore to do
+    assert {"phone", "breed"} <= set(grooming.fields)
+
+
 def test_tasks_asked_how_often_are_a_schedules_rows_at_the_usual_interval_not_durations():
     # given chores the person asks how often to do, naming no interval
     home = Tool("窗帘多久洗一次 地毯多久吸一次 总是想不起来")

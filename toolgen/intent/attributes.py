@@ -56,7 +56,8 @@ _TOOL_NOUN = re.compile(
 )
 
 
-def _attribute(item: str) -> bool:
+@reader
+def attribute_worded(item: str) -> bool:
     """Whether an item is worded as an attribute of a row: a field the library knows, a field's noun, a question."""
     counted = re.sub(r"^number of\b", "how many", item)  # "number of skeins" asks how many, as "how many skeins"
     return bool(_ATTRIBUTE_NOUN.search(item) or requested_fields(item) or asked(counted))
@@ -111,7 +112,7 @@ def _accepted(items: list[str], *, spaced: bool = False, headings: bool = False)
     chinese = any(_HAN.search(i) for i in items)
     if sum(is_task(i) for i in items) * 2 > len(items) or sum(is_value(i) for i in items) >= 2:
         return []  # things to do, or values to compare, not what each row holds
-    known = sum(_attribute(i) or (headings and _heading(i)) for i in items)
+    known = sum(attribute_worded(i) or (headings and _heading(i)) for i in items)
     # a run set apart by 、 is a list in Chinese however it is worded; commas and spaces list attributes when most
     # of the items are worded as attributes are
     needed = 1 if chinese and not spaced else (len(items) + 1) // 2
@@ -164,7 +165,9 @@ def runs(text: str) -> list[str]:
         # (a word people head a column with counts here: 售价, 库存; among commas, 交通 and 购物 are as often values)
         items = _accepted(words[1:], spaced=True, headings=True) if len(words) >= 3 else []
         # (or a question about each row: "衣柜盘点 按类别 颜色 季节 还有上次穿是啥时候")
-        if items and all(_attribute(i) or _heading(i) or grouped_by(i) or _ASKS_OF_A_ROW.search(i) for i in items):
+        if items and all(
+            attribute_worded(i) or _heading(i) or grouped_by(i) or _ASKS_OF_A_ROW.search(i) for i in items
+        ):
             return items
     if not _HAN.search(text):
         for m in _EN_AFTER.finditer(text):
@@ -180,7 +183,7 @@ def runs(text: str) -> list[str]:
         last = text.rsplit(",", 1)[1].split() if "," in text else []
         if 2 <= len(last) <= 6:  # "... each saturday, item qty price": words after the last comma, each an attribute
             items = _accepted(last, spaced=True)
-            if items and sum(_attribute(i) for i in items) * 2 > len(items):
+            if items and sum(attribute_worded(i) for i in items) * 2 > len(items):
                 return items
     return []
 

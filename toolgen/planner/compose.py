@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolgen.intent.attributes import attribute_worded
 from toolgen.knowledge.base import LOOKUP_APIS, FieldDef, FieldKind, Lookup, LookupValue, Subject, Words, library, snake
 from toolgen.knowledge.fields import duplicates, known_type
 from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english
@@ -866,24 +867,37 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     }
 
 
+def _a_column(item: str) -> bool:
+    """Whether a listed item is a column of each row ("owner name, phone, breed"), not a chore to do."""
+    said = item.strip().lower()
+    return attribute_worded(item) or any(
+        said in (f.name, f.label.en.lower(), f.label.zh) for f in library().fields.values()
+    )
+
+
 def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
     lang, labels, lib = intent.lang, _Labels(intent.lang), library()
-    fields = _fields(subject, intent, c)
-    entity, plural, entity_label = _entity(subject, intent, Words(en="task", zh="事项"))
     every = int(intent.slots.get("every_days") or (subject.every_days if subject else None) or 7)
-    task_default = subject.task.in_(lang) if subject and subject.task else intent.slots.get("object")
-    task = FieldDef(name="task", type="string", label=Words(en="Task", zh="事项"), required=True, max_length=120)
-    specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": task_default} if task_default else {}))}
-    for f in fields:
-        specs.setdefault(f.name, field_spec(f, lang))
     # a task whose interval the person asks ("枕芯多久晒一次") starts at the usual one
     tasks = [t if t.get("every_days") else {**t, "every_days": every} for t in intent.slots.get("tasks") or []]
     # the things the request lists with no interval of their own ("furnace filter, smoke alarm batteries and brita
     # filter, when does each need replacing") are tasks too, each at the usual interval
     for thing in [] if intent.slots.get("people") else intent.slots.get("enumerated") or []:  # a rota's people
-        if len(tasks) < 10 and not any(thing.lower() in t["task"].lower() or t["task"].lower() in thing.lower()
-                                       for t in tasks):  # fmt: skip
+        if (
+            len(tasks) < 10
+            and not _a_column(thing)
+            and not any(thing.lower() in t["task"].lower() or t["task"].lower() in thing.lower() for t in tasks)
+        ):
             tasks.append({"task": thing, "every_days": every})
+    named = {t["task"].lower() for t in tasks}  # the chores listed are its rows, not its columns (bins, bathroom)
+    unlisted = [item for item in intent.slots.get("listed") or [] if item.lower() not in named]
+    fields = _fields(subject, intent.model_copy(update={"slots": {**intent.slots, "listed": unlisted}}), c)
+    entity, plural, entity_label = _entity(subject, intent, Words(en="task", zh="事项"))
+    task_default = subject.task.in_(lang) if subject and subject.task else intent.slots.get("object")
+    task = FieldDef(name="task", type="string", label=Words(en="Task", zh="事项"), required=True, max_length=120)
+    specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": task_default} if task_default else {}))}
+    for f in fields:
+        specs.setdefault(f.name, field_spec(f, lang))
     derive: dict[str, str] = {}
     constants: dict[str, Any] = {}
     if tasks:  # the tasks the request listed: the first is the form's default, each one's interval derived by name
