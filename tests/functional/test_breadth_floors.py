@@ -13,10 +13,10 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
+    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 100, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
     "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 123, "model1": 129, "blind2": 139, "blind3": 142,
     "blind4": 128, "blind5": 126, "blind6": 135, "blind7": 129, "blind8": 136,
-    "blind9": 126, "blind10": 127, "blind11": 122, "blind12": 121, "blind13": 111,
+    "blind9": 126, "blind10": 126, "blind11": 122, "blind12": 120, "blind13": 111,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -105,6 +105,9 @@ FLOORS = {
 # paraphrases, the tagger's) and the models refit: blind6 135 (the homework refused again), blind9 126, blind5 126 (a
 # market stall's sales read as a message to send); the tagger the mean of sixteen perceptrons since (the refit had
 # lost a boat engine log's fields again).
+# A review's mends: blind12 120 (how much of a verb is no amount of its own: 换了多少 beside the tank's water-change
+# field was a second field for one figure), blind10 126 (the drinks split is named by its splitting, 酒钱单算, not by
+# drinkers among a group), dev3 100 (a haircut's listed barber is a column, no chore; the tool has no field of it).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

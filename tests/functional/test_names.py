@@ -10,7 +10,8 @@ clause takes the glossary's name over the pieces the reader cut it into (默写�
 how much of a verb became an amount (喝了多少) and what someone is called their name (理发师叫啥), mends read from
 blind12's misses, not this set's; 254 when the tagger left out the rows near blind13 and became the mean of sixteen
 perceptrons (a refit moves a few of its readings). The 240, 244 and 252 came after reading this set's misses: tuning,
-not blind figures; its blind figures are 188 and 238.
+not blind figures; its blind figures are 188 and 238. 253 when how much of a verb was no longer an amount of its own (a
+review's mend).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pytest
 
 from toolgen.planner import breadth
 
-FLOORS = {"named right": 206, "in the tool": 254}
+FLOORS = {"named right": 206, "in the tool": 253}
 
 
 @pytest.fixture(scope="module")

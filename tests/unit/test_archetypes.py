@@ -276,6 +276,13 @@ def test_a_stay_some_were_at_for_part_of_is_split_by_the_nights_or_days_each_was
     nights = {f"nights_{i}": 7 if i <= 4 else 3 for i in range(1, 7)}  # six of us, two there 3 nights
     got = lodge.call("splitByWeight", {"total": 680, **nights})
     assert (got["share_1"], got["share_6"]) == (140.0, 60.0)
+    cabin = Tool("split the cabin between 5 of us, it was 900, 2 people only stayed 2 out of 4 nights")
+    assert cabin.program.operation("splitByWeight").inputs["total"].default == 900
+    assert "nights_1" in cabin.program.operation("splitByWeight").inputs
+    assert (
+        Tool("民宿3晚一共1800 六个人AA 有两个人只住了两晚").program.operation("splitByWeight").inputs["total"].default
+        == 1800
+    )  # 3晚 is how long, not what is split
     inn = Tool("民宿一共1800 六个人AA 有两个人只住了两晚")
     assert inn.program.operation("splitByWeight").inputs["total"].default == 1800
     assert inn.program.operation("splitByWeight").inputs["nights_1"].label.startswith("晚数")
@@ -288,10 +295,16 @@ def test_a_split_where_some_did_not_drink_puts_the_drinks_on_those_who_did() -> 
     split = bbq.program.operations[0]  # what was asked, first; the expense log stays beside it
     assert split.id == "calculateSplit" and split.inputs["diners"].default == 8
     assert bbq.program.operation("addExpense") is not None
-    got = bbq.call("calculateSplit", shared_total=800, drinks_total=250, diners=8, drinkers=5)
+    got = bbq.call("calculateSplit", shared_total=800, drinks_total=250, diners=8, non_drinkers=3)
     assert (got["non_drinker"], got["drinker"], got["bill"]) == (100.0, 150.0, 1050.0)
-    dinner = Tool("dinner for 6 of us, two non-drinkers, split it fairly")
-    assert dinner.program.operations[0].id == "calculateSplit"
+    everyone = bbq.call("calculateSplit", shared_total=800, drinks_total=250, diners=8, non_drinkers=8)
+    assert everyone["drinker"] == 350.0  # no one drank: the drinks are no one's share but are never divided by 0
+    # the splitter named with a part of it is that kind with it, whichever names it more surely
+    assert classify("室友AA记账 酒钱另算").slots.get("with_subject") == "drinks_split"
+    assert Tool("dinner for 6 of us, split the drinks separately").program.operations[0].id == "calculateSplit"
+    # money spent on drink, or non-drinkers at a party, are no split
+    assert classify("记录每个月的酒钱").archetype != "expense_splitter"
+    assert classify("party planning: 3 non-drinkers, how many bottles of wine").archetype != "expense_splitter"
 
 
 def test_an_even_split_has_no_proportional_part():

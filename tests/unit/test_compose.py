@@ -298,9 +298,12 @@ def test_a_rotas_listed_chores_are_its_rows_and_a_listed_attribute_is_a_column_n
     assert not {"bins", "bathroom", "kitchen"} & set(rota.fields)  # no column named after a chore
     grooming = Tool("dog grooming clients, each due every 6 weeks - owner name, phone, breed")
     assert grooming.intent.shape == "schedule"
-    tasks = [r["task"] for rows in grooming.program.seed.values() for r in rows]
-    assert "phone" not in tasks and "breed" not in tasks  # what each row holds, no chore to do
-    assert {"phone", "breed"} <= set(grooming.fields)
+    (create,) = [op for op in grooming.program.operations if op.kind == "create"]
+    assert not [name for name in create.constants if name.startswith("task_")]  # what each row holds, no chore
+    assert {"phone", "breed", "owner_name"} <= set(grooming.fields)
+    bills = Tool("remind me to pay my bills every month: rent, electricity, internet")  # rent is a bill to pay
+    (rows,) = bills.program.seed.values()
+    assert {r["task"] for r in rows} == {"rent", "electricity", "internet"} and "rent" not in bills.fields
 
 
 def test_tasks_asked_how_often_are_a_schedules_rows_at_the_usual_interval_not_durations():

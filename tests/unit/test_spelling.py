@@ -17,7 +17,7 @@ from toolgen.intent.spelling import standard
         ("pollen count tommorow", "pollen count tomorrow"),
         ("Whats UR bday", "what's your birthday"),
         ("swim pace calc: 1500m in 32 min", "swim pace calculator: 1500m in 32 min"),
-        ("Loan calcs side by side", "Loan calculators side by side"),
+        ("loan calcs: three offers side by side", "loan calculators: three offers side by side"),
     ],
 )
 def test_typed_forms_are_read_in_standard_spelling(typed: str, meant: str) -> None:
@@ -36,6 +36,9 @@ def test_typed_forms_are_read_in_standard_spelling(typed: str, meant: str) -> No
         "track wether I took my pills",  # whether, not weather
         "do my calc homework for me",  # calculus
         "calc 2 exam schedule",
+        "AP calc study log",
+        "pre-calc practice log",
+        "track my calc grades",
     ],
 )
 def test_words_that_stand_as_they_are_are_left_alone(text: str) -> None:

@@ -31,11 +31,14 @@ Asked = dict[str, Any]
 _ZH_CLAUSE = re.compile(r"[，,、；;。！!？?\s：:（）()]+")
 _ZH_LEAD = re.compile(
     r"^(?:(?:我|我们|帮我|想|要|还要|还想|顺便|另外|以及|还有|然后|再|并且|和|也|都)+)?"
-    r"(?:(?:每天|每次|每周|每个月|每月|每回|当天)(?=记|写|登记|标))?"  # "每天记一下卖了多少根"
+    r"(?:(?:每天|每次|每周|每个月|每月|每回|当天)(?=记录|记一下|记下|登记|写下|标一下))?"  # "每天记一下卖了多少根"
     r"(?:(?:记录|记一下|记下|记|写下|写|登记|标一下|标记|看看|看一下|看)(?:一下)?)?"
     r"(?:每天|每次|每周|每个月|每月|每回|每顿|每餐|每局|每场|当天|当时)?(?:的)?"
 )
-_ZH_TAIL = re.compile(r"(?:都|也)?(?:记一下|记下来|记下|记录一下|记录下来|写下来)$")  # "错了几个记一下"
+# the verb of noting after a count or an amount asked ("错了几个记一下"); after a yes-or-no it is what is asked
+# ("是否记下")
+_ZH_TAIL = re.compile(r"(?:都|也)?(?:记一下|记下来|记下|记录一下|记录下来|写下来)$")
+_COUNT_ASKED = re.compile(r"多少|几")
 _ZH_MEASURES = {  # what a count in this measure is called, its unit, and its English name
     "公里": ("公里数", "km", "km"), "千米": ("公里数", "km", "km"), "米": ("米数", "m", "metres"),
     "步": ("步数", None, "steps"), "分钟": ("分钟数", "min", "minutes"), "小时": ("小时数", "h", "hours"),
@@ -108,7 +111,8 @@ _ZH_RATING = ["好", "一般", "不好"]
 def _zh(text: str) -> list[Asked]:
     found: list[Asked] = []
     for clause in _ZH_CLAUSE.split(text):
-        clause = _ZH_TAIL.sub("", _ZH_LEAD.sub("", clause))
+        clause = _ZH_LEAD.sub("", clause)
+        clause = _ZH_TAIL.sub("", clause) if _COUNT_ASKED.search(clause) else clause
         if not clause or len(clause) > 14 or _FIGURE.search(clause) or _SINCE.search(clause):
             continue
         whole, read = clause, []
@@ -138,12 +142,13 @@ def _named_by_glossary(clause: str, kind: str, item: Asked) -> Asked:
     """A question the question glossary names, with its English name: written by people who speak the language, it
     names "最后赚了多少" earnings, "默写错了几个" mistakes and "退货几单" returns, which the question's words alone
     name "final", a count and orders. The reader keeps what it reads better: a choice's options, who and where, the
-    unit counted in, the label; a count the glossary types otherwise is typed as it says ("几号油": a grade)."""
+    unit counted in, the label; a plain number the glossary types otherwise is typed as it says."""
     entry = asked_entry(clause)
     if entry is None or kind in _UNGLOSSED or _ONLY_ASKING.fullmatch(clause):
         return item
     name, glossed = entry
-    typed = {"type": glossed} if item["type"] in ("number", "integer") and glossed in _GLOSSARY_TYPES else {}
+    plain = item["type"] in ("number", "integer") and not item.get("unit") and kind not in ("duration", "size")
+    typed = {"type": glossed} if plain and glossed in _GLOSSARY_TYPES else {}
     return {**item, "en": name, "of": None, **typed}
 
 
@@ -205,8 +210,9 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
     if kind == "duration":
         doing = re.sub(r"分别|各自|一共|总共|大概|大约|每次|每天|都|了", "", _x(m))[-2:]  # "分别玩了多久" -> 玩
         return {"said": f"{doing}时长", "type": "number", "unit": "min", "sum": True}
-    if kind in ("words", "called"):  # "哪个钓点" -> 钓点; "哪卷第几章" -> 卷 (a count of its own); "理发师叫啥" 理发师
-        return {"said": _x(m), "type": "string"} if not re.fullmatch(r"时候|时间|地方", _x(m)) else None
+    if kind in ("words", "called"):  # "哪个钓点" -> 钓点; "哪卷第几章" -> 卷 (the chapter is a count of its own)
+        said = (_x(m).rsplit("的", 1)[-1] or _x(m)) if kind == "called" else _x(m)  # "给我理发的师傅叫啥": 师傅
+        return {"said": said, "type": "string"} if not re.fullmatch(r"时候|时间|地方", said) else None
     return _zh_count(clause, m)
 
 
@@ -235,8 +241,6 @@ def _zh_count(clause: str, m: re.Match[str]) -> Asked | None:
     if verb in _MONEY_VERBS:  # "借了多少" -> 借款金额, "已经还了多少" -> 已还金额
         said, en = _MONEY_VERBS[verb]
         return {"said": said, "type": "number", "sum": True, "en": en}
-    if len(before) == 1 and clause[m.start() - 1 : m.start()] == "了":  # "喝了多少", "换了多少": how much, done
-        return {"said": clause[: m.end()], "type": "number", "sum": True, "en": "amount"}
     return {"said": before[-4:], "type": "number", "sum": True} if before else None  # "流水多少" -> 流水
 
 

@@ -618,10 +618,11 @@ _WEIGHTED = {
         r"(?:days|nights)\b|按(?:照)?(?:各自|每个人|每人)?(?:在家|住|在)?的?(?:天数|时间)"
         # some of them there for part of it ("2 of them only came for 2 of the 4 nights", "有两个人只住了两晚")
         r"|\bonly\s+(?:came|stayed|were there|was there|joined)\s+(?:for\s+)?(?:\d+|one|two|three|four|five|six)\s+"
-        r"(?:of\s+the\s+\w+\s+)?(?:days?|nights?)\b"
+        r"(?:(?:out\s+)?of\s+(?:the\s+)?\w+\s+)?(?:days?|nights?)\b"
         r"|\b(?:came|stayed|were there|was there|joined)\s+(?:for\s+)?only\s+(?:\d+|one|two|three|four|five|six)\s+"
-        r"(?:of\s+the\s+\w+\s+)?(?:days?|nights?)\b"
-        r"|\b(?:\d+|one|two|three|four|five|six)\s+of\s+the\s+(?:\d+|two|three|four|five|six|seven)\s+(?:days|nights)\b"
+        r"(?:(?:out\s+)?of\s+(?:the\s+)?\w+\s+)?(?:days?|nights?)\b"
+        r"|\b(?:\d+|one|two|three|four|five|six)\s+(?:out\s+)?of\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven)\s+"
+        r"(?:days|nights)\b"
         r"|只(?:住|待|来|玩)了?[\d一两二三四五六七八九十]+(?:晚|天)",
         re.IGNORECASE,
     ),

@@ -201,7 +201,7 @@ def find_currencies(text: str) -> list[str]:
 _NOT_AMOUNTS = re.compile(
     r"\d+(\.\d+)?\s*(%|percent|per cent|个点)|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|\d{1,2}\s*(am|pm)\b"
     r"|(\d+|[两二三四五六七八九十])\s*(people|persons|friends|of us|ways|个人|人|位)|\d{1,2}月\d{1,2}[日号]"
-    r"|\d+\s+of\s+the\s+\d+\s+(?:days|nights)\b|\d+\s*(?:nights?\b|晚)",  # nights stayed: "2 of the 5 nights"
+    r"|\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\s+(?:days|nights)\b|\d+\s*(?:nights?\b|晚)",  # "2 of the 5 nights"
     re.IGNORECASE,
 )
 

@@ -4,8 +4,10 @@ Requests are typed fast: contractions lose their apostrophe ("im", "dont", "what
 "w/", "pace calc") and a few words are misspelt by nearly everyone ("tommorow", "calender", "seperate"). Every cue
 of the classifier, the subject reader and the slot readers is written in standard spelling, so the request is put
 into standard spelling once, here, instead of every cue learning every way of typing it. Only forms that mean one
-thing are rewritten: "its", "ill", "were", "lets" and "id" are words as they stand and are left alone, "mo" may be
-Missouri and "wether" is as often "whether" as "weather".
+thing where they stand are rewritten: "its", "ill", "were", "lets" and "id" are words as they stand and are left
+alone, "mo" may be Missouri and "wether" is as often "whether" as "weather"; "calc" ending the name of what it
+calculates is a calculator ("mortgage calc: 420k"), and calculus before a noun or after "AP" ("calc homework", "AP
+calc").
 """
 
 from __future__ import annotations
@@ -41,9 +43,11 @@ _PATTERN = re.compile(rf"(?<![\w'/])({_WORDS})(?![\w'/]|\.\w)", re.IGNORECASE)  
 
 
 _AND = re.compile(r"(?<=[a-z]) n (?=[a-z])", re.IGNORECASE)  # "me n my partner"
-# "pace calc", "mortgage calc": a calculator; "calc homework", "calc exam" is calculus
+# "pace calc", "mortgage calc: 420k", "BMI calc pls": a calculator, named after what it calculates and ending that name;
+# "calc homework", "AP calc", "pre-calc", "calc II" are calculus
 _CALC = re.compile(
-    r"(?<![\w'/])calcs?(?![\w'/])(?!\s+(?:homework|hw|class|exam|test|final|quiz|problem|question|1|2|3|ab|bc)\b)",
+    r"(?<=[a-z0-9] )(?<!ap )calcs?"
+    r"(?=\s*(?:$|[:,.;!?)\-–—]|(?:pls|please|for|that|to|with|how|where|which|from|in|so|i)\b))",
     re.IGNORECASE,
 )
 

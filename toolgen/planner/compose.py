@@ -867,12 +867,12 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     }
 
 
-def _a_column(item: str) -> bool:
-    """Whether a listed item is a column of each row ("owner name, phone, breed"), not a chore to do."""
+def _a_column(item: str, subject: Subject | None) -> bool:
+    """Whether a listed item is a column of each row ("owner name, phone, breed"), not a chore to do: worded as an
+    attribute, or one of the subject's own fields by name or label (a bill schedule's "rent" is still a bill to pay)."""
     said = item.strip().lower()
-    return attribute_worded(item) or any(
-        said in (f.name, f.label.en.lower(), f.label.zh) for f in library().fields.values()
-    )
+    own = library().fields_of(subject) if subject else []
+    return attribute_worded(item) or any(said in (f.name, f.label.en.lower(), f.label.zh) for f in own)
 
 
 def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
@@ -882,10 +882,14 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     tasks = [t if t.get("every_days") else {**t, "every_days": every} for t in intent.slots.get("tasks") or []]
     # the things the request lists with no interval of their own ("furnace filter, smoke alarm batteries and brita
     # filter, when does each need replacing") are tasks too, each at the usual interval
+    listed = [item.lower() for item in intent.slots.get("listed") or []]
+    # a list most of whose items are columns is what each row holds ("owner name, phone, breed"), all of it
+    columns = {item for item in listed if sum(_a_column(i, subject) for i in listed) * 2 > len(listed)}
     for thing in [] if intent.slots.get("people") else intent.slots.get("enumerated") or []:  # a rota's people
         if (
             len(tasks) < 10
-            and not _a_column(thing)
+            and thing.lower() not in columns
+            and not _a_column(thing, subject)
             and not any(thing.lower() in t["task"].lower() or t["task"].lower() in thing.lower() for t in tasks)
         ):
             tasks.append({"task": thing, "every_days": every})
