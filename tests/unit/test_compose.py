@@ -296,6 +296,10 @@ def test_a_rotas_listed_chores_are_its_rows_and_a_listed_attribute_is_a_column_n
     (rows,) = rota.program.seed.values()
     assert [(r["task"], r["every_days"]) for r in rows] == [("bins", 7), ("bathroom", 7), ("kitchen", 7)]
     assert not {"bins", "bathroom", "kitchen"} & set(rota.fields)  # no column named after a chore
+    named = Tool("chore rota for Ann, Ben and Cy, rotating weekly: bins, bathroom, kitchen")  # its people named too
+    assert named.intent.slots["people"] == ["Ann", "Ben", "Cy"]
+    assert [r["task"] for rows in named.program.seed.values() for r in rows] == ["bins", "bathroom", "kitchen"]
+    assert not {"bins", "bathroom", "kitchen", "ann"} & set(named.fields)
     grooming = Tool("dog grooming clients, each due every 6 weeks - owner name, phone, breed")
     assert grooming.intent.shape == "schedule"
     (create,) = [op for op in grooming.program.operations if op.kind == "create"]

@@ -885,7 +885,9 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     listed = [item.lower() for item in intent.slots.get("listed") or []]
     # a list most of whose items are columns is what each row holds ("owner name, phone, breed"), all of it
     columns = {item for item in listed if sum(_a_column(i, subject) for i in listed) * 2 > len(listed)}
-    for thing in [] if intent.slots.get("people") else intent.slots.get("enumerated") or []:  # a rota's people
+    people = {p.lower() for p in intent.slots.get("people") or []}  # a rota's people are whose turn, not chores
+    things = [t for t in (intent.slots.get("listed") if people else intent.slots.get("enumerated")) or []]
+    for thing in [t for t in things if t.lower() not in people]:
         if (
             len(tasks) < 10
             and thing.lower() not in columns
