@@ -884,9 +884,9 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     # filter, when does each need replacing") are tasks too, each at the usual interval
     listed = [item.lower() for item in intent.slots.get("listed") or []]
     # a list most of whose items are columns is what each row holds ("owner name, phone, breed"), all of it
-    columns = {item for item in listed if sum(_a_column(i, subject) for i in listed) * 2 > len(listed)}
+    columns = set(listed) if sum(_a_column(i, subject) for i in listed) * 2 > len(listed) else set()
     people = {p.lower() for p in intent.slots.get("people") or []}  # a rota's people are whose turn, not chores
-    things = [t for t in (intent.slots.get("listed") if people else intent.slots.get("enumerated")) or []]
+    things = (intent.slots.get("listed") if people else intent.slots.get("enumerated")) or []
     for thing in [t for t in things if t.lower() not in people]:
         if (
             len(tasks) < 10
