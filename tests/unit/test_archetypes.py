@@ -276,7 +276,7 @@ def test_a_stay_some_were_at_for_part_of_is_split_by_the_nights_or_days_each_was
     nights = {f"nights_{i}": 7 if i <= 4 else 3 for i in range(1, 7)}  # six of us, two there 3 nights
     got = lodge.call("splitByWeight", {"total": 680, **nights})
     assert (got["share_1"], got["share_6"]) == (140.0, 60.0)
-    cabin = Tool("split the cabin between 5 of us, it was 900, 2 people only stayed 2 out of 4 nights")
+    cabin = Tool("weekend lake house for 6 of us cost 900, 3 people only came for 1 out of 3 nights, split it")
     assert cabin.program.operation("splitByWeight").inputs["total"].default == 900
     assert "nights_1" in cabin.program.operation("splitByWeight").inputs
     assert (

@@ -292,22 +292,22 @@ def test_forgetting_when_something_was_last_done_asks_for_a_schedule(text):
 
 
 def test_a_rotas_listed_chores_are_its_rows_and_a_listed_attribute_is_a_column_not_a_chore() -> None:
-    rota = Tool("a chore rota for me and two flatmates that rotates every week: bins, bathroom, kitchen")
+    rota = Tool("a cleaning rota for me and two housemates, swapping every week: hoovering, dishes, recycling")
     (rows,) = rota.program.seed.values()
-    assert [(r["task"], r["every_days"]) for r in rows] == [("bins", 7), ("bathroom", 7), ("kitchen", 7)]
-    assert not {"bins", "bathroom", "kitchen"} & set(rota.fields)  # no column named after a chore
-    named = Tool("chore rota for Ann, Ben and Cy, rotating weekly: bins, bathroom, kitchen")  # its people named too
-    assert named.intent.slots["people"] == ["Ann", "Ben", "Cy"]
-    assert [r["task"] for rows in named.program.seed.values() for r in rows] == ["bins", "bathroom", "kitchen"]
-    assert not {"bins", "bathroom", "kitchen", "ann"} & set(named.fields)
-    grooming = Tool("dog grooming clients, each due every 6 weeks - owner name, phone, breed")
+    assert [(r["task"], r["every_days"]) for r in rows] == [("hoovering", 7), ("dishes", 7), ("recycling", 7)]
+    assert not {"hoovering", "dishes", "recycling"} & set(rota.fields)  # no column named after a chore
+    named = Tool("house rota for Dan, Eve and Flo, swapping each week: hoovering, dishes, recycling")  # people too
+    assert named.intent.slots["people"] == ["Dan", "Eve", "Flo"]
+    assert [r["task"] for rows in named.program.seed.values() for r in rows] == ["hoovering", "dishes", "recycling"]
+    assert not {"hoovering", "dishes", "recycling", "dan"} & set(named.fields)
+    grooming = Tool("cat sitting customers, each visit due every 2 weeks - owner name, phone, breed")
     assert grooming.intent.shape == "schedule"
     (create,) = [op for op in grooming.program.operations if op.kind == "create"]
     assert not [name for name in create.constants if name.startswith("task_")]  # what each row holds, no chore
     assert {"phone", "breed", "owner_name"} <= set(grooming.fields)
-    bills = Tool("remind me to pay my bills every month: rent, electricity, internet")  # rent is a bill to pay
+    bills = Tool("monthly bills to pay on time, every month: rent, water, broadband")  # rent is a bill to pay
     (rows,) = bills.program.seed.values()
-    assert {r["task"] for r in rows} == {"rent", "electricity", "internet"} and "rent" not in bills.fields
+    assert {r["task"] for r in rows} == {"rent", "water", "broadband"} and "rent" not in bills.fields
 
 
 def test_tasks_asked_how_often_are_a_schedules_rows_at_the_usual_interval_not_durations():

@@ -53,5 +53,5 @@ def test_a_request_without_apostrophes_gets_the_tool_the_standard_one_gets() -> 
 
 
 def test_a_calc_is_the_calculator_it_abbreviates() -> None:
-    pace = classify("pace calc: distance and finish time in")  # "pace" alone names no tool: the calculator does
-    assert pace.archetype == "race_pace"
+    # "10k pace" alone is a run log: the calculator it abbreviates names the tool
+    assert classify("10k pace calc pls, aiming for 52 minutes").archetype == "race_pace"
