@@ -189,7 +189,7 @@ def test_a_question_the_question_glossary_names_is_read_as_it_names_it() -> None
     assert fields["fuel_grade"].type == "string"
     assert not [name for name in fields if name.startswith("asked_")]
     # a choice the reader reads ("母乳/奶粉") is named as the glossary names the question whole
-    choice = asked("宝宝喂奶记录 母乳还是奶粉 喂了多少毫升")[0]
+    choice = asked("奶瓶记录 母乳还是奶粉 一次几毫升")[0]
     assert choice["type"] == "choice" and choice["choices"] == ["母乳", "奶粉"] and choice["en"] == "feeding type"
 
 
