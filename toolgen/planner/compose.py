@@ -147,30 +147,6 @@ _QUESTION = re.compile(
 _ASKED_TYPES = {"number", "integer", "boolean", "choice", "time", "date", "string", "text"}
 
 
-def _glossed_question(item: dict[str, Any], intent: Intent) -> tuple[str, str | None, str | None]:
-    """What a question the reader read was said as, and the English name and type the question glossary gives it
-    ("多大": age, "最后净赚多少": net profit), where the reader found no field or name of its own and its words none
-    ("几点吃的" is the time it reads); the whole question, not the piece the reader kept ("干啥的": 的)."""
-    said = str(item["said"])
-    if not _HAN.search(said):
-        return said, None, None
-    whole = next((x for x in intent.slots.get("listed") or [] if said in x), said)
-    if item.get("field") or item.get("name") or item.get("en") or _english(said):
-        return said, None, None
-    entry = asked_entry(whole)
-    return (whole, *entry) if entry else (said, None, None)
-
-
-def _asked_kind(kind: str, glossed: str | None) -> str:
-    """A question's type, as the reader read it unless the question glossary types it otherwise ("练哪": words)."""
-    kind = kind if kind in _ASKED_TYPES else "string"
-    if glossed in ("string", "text", "date", "time", "boolean"):
-        return glossed
-    if glossed in ("number", "rating") and kind not in ("number", "integer"):
-        return "number"
-    return kind
-
-
 def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     """A field for each thing the request asks about each entry ("有没有发票", "how many pages", "what I was doing",
     toolgen/intent/asked.py) that the tool lacks: the library's field where the words are one of its, else one typed
@@ -180,8 +156,8 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
     labels = {w for f in own for w in (f.label.en.lower(), f.label.zh)}
     fields: list[FieldDef] = []
     for k, item in enumerate(intent.slots.get("asked") or [], start=1):
-        said, glossed, glossed_type = _glossed_question(item, intent)
-        known = lib.get(snake(glossed) if glossed else item.get("field") or "")
+        said = str(item["said"])  # (a question the question glossary knows comes named: toolgen/intent/asked.py)
+        known = lib.get(item.get("field") or "")
         if known is not None and item["type"] in ("number", "integer") and known.type not in ("number", "integer"):
             known = None  # "背了多少个单词" counts words: a number, not the word field
         if known is not None:
@@ -190,8 +166,8 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
             continue
         if _asked_already(said, labels):
             continue
-        english = glossed or str(item.get("name") or item.get("en") or "") or None
-        if item.get("of") and not glossed:  # "背了多少个单词": the words, named by the things counted
+        english = str(item.get("name") or item.get("en") or "") or None
+        if item.get("of"):  # "背了多少个单词": the words, named by the things counted
             thing = _english(str(item["of"]))
             if thing and len(thing.split()) <= 2:
                 english = thing if thing.endswith("s") else _plural(thing)
@@ -202,7 +178,7 @@ def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
         name = snake(english) if english else f"asked_{k}"
         if name in names or not name:
             continue
-        kind = _asked_kind(str(item["type"]), glossed_type)
+        kind = str(item["type"]) if item["type"] in _ASKED_TYPES else "string"
         shown = english if english and _HAN.search(said) else re.sub(r"\bi\b", "I", said)  # "what I made"
         label = Words(en=(shown[:1].upper() + shown[1:])[:80], zh=said[:80])
         spec: dict[str, Any] = {"name": name, "type": kind, "label": label, "unit": item.get("unit")}
