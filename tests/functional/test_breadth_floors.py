@@ -13,10 +13,10 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 100, "dev4": 114, "fresh": 139, "fresh2": 139, "fresh3": 138,
-    "fresh4": 141, "fresh5": 131, "fresh6": 134, "fresh7": 123, "model1": 129, "blind2": 138, "blind3": 142,
+    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 100, "dev4": 114, "fresh": 140, "fresh2": 141, "fresh3": 138,
+    "fresh4": 141, "fresh5": 131, "fresh6": 135, "fresh7": 124, "model1": 130, "blind2": 139, "blind3": 142,
     "blind4": 128, "blind5": 126, "blind6": 135, "blind7": 129, "blind8": 135,
-    "blind9": 126, "blind10": 126, "blind11": 121, "blind12": 119, "blind13": 111,
+    "blind9": 128, "blind10": 126, "blind11": 122, "blind12": 121, "blind13": 117,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -111,6 +111,10 @@ FLOORS = {
 # The drinks split's names that were the blind requests' own words (酒钱只算, 酒钱不该, 酒钱要单独, 不用摊酒水) are
 # gone, a rule written for one sentence each: blind2 138, blind8 135, blind11 121, blind12 119; the subject stays,
 # named by its splitting in words of its own.
+# A rota works out whose turn it is by the date, its people a setting, and things kept for a household say whose
+# (2026-12-07): blind9 128, blind11 122, blind12 121, blind13 117 (eight rotas across the parts had no one in them and
+# no week; four family document lists had no person), model1 130, fresh 140, fresh2 141, fresh6 135, fresh7 124,
+# blind2 139; the judge reads a setting's words as it reads a seeded row's (a rota's "Kid 1, Kid 2, Kid 3").
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

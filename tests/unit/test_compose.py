@@ -19,6 +19,7 @@ from toolgen.intent.read import find_subjects
 from toolgen.knowledge.base import library
 from toolgen.planner import OfflinePlanner
 from toolgen.planner.proposal import ask
+from toolgen.planner.revise import apply, read
 from toolgen.planner.trial import trial
 from toolgen.plans import plan_key
 from toolgen.runtime import ToolApp, view
@@ -289,6 +290,46 @@ def test_one_chore_with_its_interval_is_a_schedule_of_it_and_a_verb_names_no_sub
 )
 def test_forgetting_when_something_was_last_done_asks_for_a_schedule(text):
     assert classify(text).shape == "schedule"
+
+
+def test_a_rota_turns_by_the_date_each_duty_started_by_the_next_person() -> None:
+    # given a rota for three named people, two duties listed, turning weekly
+    rota = Tool("Gus, Hal and Ida take turns each week at the flat chores: mopping, laundry")
+    assert rota.program.settings["people"].value == ["Gus", "Hal", "Ida"]
+    for row in next(iter(rota.program.seed.values())):  # the listed duties, stored as the tool is made
+        rota.call("addDuty" if "addDuty" in {op.id for op in rota.program.operations} else "addChore", row)
+    listing = next(op.id for op in rota.program.operations if op.kind == "list")
+    turns = {r["task"]: (r["whose_turn"], r["next_turn"]) for r in rota.call(listing)["items"]}
+    assert turns == {"mopping": ("Gus", "Hal"), "laundry": ("Hal", "Ida")}  # no one has both at once
+    assert rota.program.labels["whose_turn"] == "Whose turn this week"
+    # then ten days on, every duty has passed to the next person, and the turn changes two weeks from the start
+    rota.app.clock = lambda: TODAY + dt.timedelta(days=10)
+    later = {r["task"]: (r["whose_turn"], r["turn_changes"]) for r in rota.call(listing)["items"]}
+    assert later == {"mopping": ("Hal", "2026-12-16"), "laundry": ("Ida", "2026-12-16")}
+    # and a follow-up naming the people renames them in every row's turn, who starts each duty kept
+    (change,) = read("the people are Jo, Kit and Lu", rota.program)
+    renamed = apply(rota.program, [change], 2)
+    assert renamed.settings["people"].value == ["Jo", "Kit", "Lu"] and renamed.labels == rota.program.labels
+    # a Chinese rota of four people named by its head count, turning every day
+    duty = Tool("宿舍四个人轮流打扫 每天换一个人")
+    assert duty.program.settings["people"].value == ["成员1", "成员2", "成员3", "成员4"]
+    assert duty.fields["every_days"].default == 1 and duty.program.labels["whose_turn"] == "今天轮到"
+    # a mattress turned every three months is a schedule of its own, no rota
+    assert not Tool("rotate the mattress every 3 months").program.settings
+
+
+def test_a_households_things_say_whose_each_one_is() -> None:
+    # given documents or records kept for several people of a household, in either language
+    for text in (
+        "ID cards and residence permits of the entire family, and when each runs out",
+        "全家的医保卡社保卡 几号到期",
+    ):
+        tool = Tool(text)
+        assert "person" in tool.fields, (text, list(tool.fields))
+    # a subject that already says whose (a child's vaccinations) gets no second such field; one person's gets none
+    shots = Tool("全家人的疫苗记录 打的哪一针").fields
+    assert len({"person", "family_member", "child"} & set(shots)) == 1, list(shots)
+    assert "person" not in Tool("my own ID card and residence permit, and when each runs out").fields
 
 
 def test_a_rotas_listed_chores_are_its_rows_and_a_listed_attribute_is_a_column_not_a_chore() -> None:

@@ -24,6 +24,7 @@ from toolgen.intent.slots import (
     find_percent,
     find_time,
     find_units,
+    head_noun,
 )
 from toolgen.intent.spans import attribute_spans
 from toolgen.knowledge.fields import requested_fields
@@ -204,6 +205,22 @@ def per(text: str) -> str | None:
         return m.group(1).lower()
     m = _ZH_PER.search(text)
     return _ZH_PER_NAMES[m.group(1)] if m else None
+
+
+_EVERYONES = re.compile(
+    r"\b(?:(?:the |my |our )?(?:whole|entire) family|everyone in the (?:family|house)|each of us|all of us|"
+    r"(?:the |my |our )?family'?s|(?:wife|husband|partner|son|daughter|mum|mom|dad|parents)'s?\s+and\s+mine|"
+    r"mine and (?:my|the) (?:wife|husband|partner|kids|children)'s?)\b|"
+    r"全家|一家人|家里人|家人的|家里每个人|每个人的|我们俩的",
+    re.IGNORECASE,
+)
+
+
+@reader
+def everyones(text: str) -> bool:
+    """Whether what the request keeps belongs to several people of a household, each row someone's ("passports for
+    the whole family", "全家人的证件"): the rows say whose."""
+    return bool(_EVERYONES.search(text))
 
 
 _EN_OBJECT = re.compile(
@@ -822,6 +839,20 @@ def breakdown(text: str) -> bool:
     return bool(_BREAKDOWN.search(text))
 
 
+_ROTA = re.compile(
+    r"\b(?:tak(?:e|es|ing) turns|whose turn|rota|roster|rotat(?:e|es|ing) (?:weekly|daily|monthly|every|each|between|"
+    r"among|through))\b|轮流|轮着|轮换|轮值|轮到谁|值日",
+    re.IGNORECASE,
+)
+
+
+@reader
+def rota(text: str) -> bool:
+    """Whether people take turns at what the request keeps ("take turns cooking", "每周轮换", "值日"): a rota, whose
+    turn worked out by the date (rotating a mattress is no rota)."""
+    return bool(_ROTA.search(text))
+
+
 @reader
 def details(text: str) -> dict[str, Any]:
     """Every detail the text gives, by kind; kinds it does not give are left out."""
@@ -829,6 +860,7 @@ def details(text: str) -> dict[str, Any]:
         "every_days": every_days(text),
         "people": find_people(text) or None,
         "people_count": head_count(text),
+        "people_noun": head_noun(text),
         "amount": find_amount(text),
         "amounts": amounts(text) or None,
         "measures": measures(text) or None,
@@ -847,11 +879,13 @@ def details(text: str) -> dict[str, Any]:
         "enumerated": enumerated(text) or None,
         "asked": asked(text) or None,
         "grouped_by": grouped_by(text),
+        "everyones": everyones(text) or None,
         "scale": scale(text),
         "elapsed": elapsed(text) or None,
         "named_as": tool_name(text),
         "measuring": measuring(text) or None,
         "breakdown": breakdown(text) or None,
         "random_pick": random_pick(text) or None,
+        "rota": rota(text) or None,
     }
     return {k: v for k, v in found.items() if v is not None}

@@ -232,7 +232,10 @@ _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7
 def find_people_count(text: str) -> int | None:
     """How many people share something ("4 people", "three of us", "五个人")."""
     m = re.search(
-        r"(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(people|persons|friends|of us|ways)", text, re.I
+        r"(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(people|persons|friends|of us|ways|"
+        r"(?:room|flat|house)mates|kids|children|siblings|colleagues|coworkers|members)\b",
+        text,
+        re.I,
     )
     if m:
         token = m.group(1).lower()
@@ -241,6 +244,26 @@ def find_people_count(text: str) -> int | None:
     if m:
         return _zh_number(m.group(1))
     return None
+
+
+_SINGULAR = {"children": "child", "kids": "kid", "siblings": "sibling", "colleagues": "colleague",
+             "coworkers": "coworker", "members": "member", "friends": "friend"}  # fmt: skip
+
+
+@reader
+def head_noun(text: str) -> str | None:
+    """What the people an English request counts are, one of them ("three flatmates": flatmate); None for plain
+    people ("3 of us") and in Chinese, whose counted people are members (成员) of what they share."""
+    m = re.search(
+        r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+((?:room|flat|house)mates|kids|children|siblings|"
+        r"colleagues|coworkers|members|friends)\b",
+        text,
+        re.I,
+    )
+    if not m:
+        return None
+    word = m.group(1).lower()
+    return _SINGULAR.get(word, word.removesuffix("s"))
 
 
 _NOT_NAMES = {

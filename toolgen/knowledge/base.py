@@ -214,6 +214,7 @@ class Subject(Strict):
     task: Words | None = Field(default=None, description="schedule: the recurring task's default name")
     every_days: int | None = Field(default=None, ge=1, le=3650, description="schedule: default interval")
     yearly: bool = Field(default=False, description="dates: the date recurs every year (birthdays)")
+    rota: bool = Field(default=False, description="schedule: people take turns at each task (a chore rota)")
     inputs: list[str | FieldDef] = Field(default_factory=list, max_length=20, description="calculator inputs")
     outputs: dict[str, Output] = Field(default_factory=dict, max_length=20, description="calculator outputs")
     constants: dict[str, Any] = Field(default_factory=dict)

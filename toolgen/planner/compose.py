@@ -22,6 +22,7 @@ from toolgen.knowledge.fields import duplicates, known_type
 from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
+from toolgen.planner.rota import is_rota, rota
 
 RESERVED = {"id", "created_at", "updated_at"}
 
@@ -378,6 +379,11 @@ def _said_field(item: str, k: int, taken: set[str], numeric: bool) -> FieldDef |
 _FLAG = re.compile(r"\s*[(（]?\s*(?:y/n|yes/no|y or n|yes or no|是/否|是否)\s*[)）]?\s*$", re.IGNORECASE)
 
 
+# Fields that already say whose a row is.
+_WHOSE = {"person", "family_member", "child", "kid", "member", "owner", "patient", "borrower", "recipient", "guest",
+          "full_name", "roommate", "student", "employee", "client", "name_of_person", "who"}  # fmt: skip
+
+
 def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -> list[FieldDef]:
     """The field the rows are grouped or tagged by ("tagged by cuisine", "按大洲分"), and a rating on the scale the
     request says ("rate my day 1-5"), where the tool has neither."""
@@ -392,6 +398,9 @@ def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -
         elif english_name and snake(english_name) and snake(english_name) not in taken | RESERVED:
             label = Words(en=english_name.capitalize(), zh=group)
             fields.append(FieldDef(name=snake(english_name), type="string", label=label, max_length=80))
+    # a household's things, each someone's ("passports for the whole family"), say whose, where the tool does not
+    if intent.slots.get("everyones") and not taken & _WHOSE and "person" not in names:
+        fields.append(library().fields["person"].model_copy(update={"required": False}))
     bounds = intent.slots.get("scale")
     rated = any(_rating(f) for f in own)
     scaled = bounds and any(f.type == "integer" and (f.min, f.max) == tuple(bounds) for f in own)  # mood (1-5)
@@ -862,7 +871,7 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     # a list most of whose items are columns is what each row holds ("owner name, phone, breed"), all of it
     columns = set(listed) if sum(_a_column(i, subject) for i in listed) * 2 > len(listed) else set()
     people = {p.lower() for p in intent.slots.get("people") or []}  # a rota's people are whose turn, not chores
-    things = (intent.slots.get("listed") if people else intent.slots.get("enumerated")) or []
+    things = ((intent.slots.get("listed") if people else None) or intent.slots.get("enumerated")) or []
     for thing in [t for t in things if t.lower() not in people]:
         if (
             len(tasks) < 10
@@ -875,6 +884,8 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     unlisted = [item for item in intent.slots.get("listed") or [] if item.lower() not in named]
     fields = _fields(subject, intent.model_copy(update={"slots": {**intent.slots, "listed": unlisted}}), c)
     entity, plural, entity_label = _entity(subject, intent, Words(en="task", zh="事项"))
+    if is_rota(subject, intent):
+        return _rota_program(subject, intent, c, tasks, fields, every)
     task_default = subject.task.in_(lang) if subject and subject.task else intent.slots.get("object")
     task = FieldDef(name="task", type="string", label=Words(en="Task", zh="事项"), required=True, max_length=120)
     specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": task_default} if task_default else {}))}
@@ -963,6 +974,62 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
         # the tasks the request listed are the schedule's first rows, each counted from the day the tool is made
         **({"seed": {entity: _seeded(tasks[:10])}} if tasks and _seedable(specs) else {}),
         "labels": labels.names,
+    }
+
+
+def _rota_program(
+    subject: Subject | None,
+    intent: Intent,
+    c: Composition,
+    tasks: list[dict[str, Any]],
+    fields: list[FieldDef],
+    every: int,
+) -> dict[str, Any]:
+    """A schedule whose people take turns: each duty's turn worked out from the date (planner/rota.py)."""
+    lang = intent.lang
+    entity, plural, entity_label = _entity(subject, intent, Words(en="duty", zh="值日"))
+    specs, turns, settings, seed = rota(subject, intent, tasks, fields, every)
+    path = f"/{plural}"
+    ops = [
+        {
+            "id": _camel("add", entity),
+            "kind": "create",
+            "path": path,
+            "entity": entity,
+            "summary": _say(lang, "Add a duty to the rota", "添加轮值项目"),
+        },
+        {
+            "id": _camel("list", plural),
+            "kind": "list",
+            "path": path,
+            "entity": entity,
+            "sort": "task",
+            "computed": turns["computed"],
+            "summary": _say(lang, "Each duty and whose turn it is now", "每项值日现在轮到谁"),
+        },
+        *_change_ops(
+            entity,
+            path,
+            lang,
+            ("Change a duty (who starts, how long a turn lasts)", "修改值日项目（谁先开始、几天一换）"),
+            ("Delete a duty", "删除值日项目"),
+        ),
+    ]
+    c.inferred += ["task", "first", "start", "every_days"]
+    names = ", ".join(settings["people"]["value"])
+    return {
+        "name": snake(subject.id if subject else "rota"),
+        "title": _title(subject, intent, Words(en="Rota", zh="轮值表")),
+        "description": _say(
+            lang,
+            f"Who takes each duty, turning every {every} days by the date ({names}).",
+            f"每项值日轮到谁，按日期每{every}天轮换（{'、'.join(settings['people']['value'])}）。",
+        ),
+        "entities": {entity: {"label": entity_label, "fields": specs}},
+        "operations": ops,
+        "settings": settings,
+        **({"seed": {entity: seed}} if seed else {}),
+        "labels": turns["labels"],
     }
 
 

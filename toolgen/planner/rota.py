@@ -1,0 +1,102 @@
+"""A rota: chores (or any duty) that people take turns at, whose turn worked out from the date.
+
+A schedule whose subject is a rota (a chore rota, dorm duty) or whose request has people take turns ("三个人轮流做
+饭，每周轮换", "rotates weekly") keeps one row per duty: who starts it, from which day, and how many days each turn
+lasts. The people are a setting, so a follow-up names them ("my flatmates are Ann, Ben and Cy") and every row
+follows; each duty's turn is computed on every read, so it rotates by the date with nothing to tick off. The
+duties the request lists are the first rows, each started by the next person, so no one has them all at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolgen.intent.details import rota as reads_rota
+from toolgen.knowledge.base import FieldDef, Subject, Words, library, snake
+from toolgen.models import Intent
+
+# What a turn is called by how long it lasts: "Whose turn this week" (every 7 days), else by the day or the turn.
+_TURN = {
+    1: (("Whose turn today", "今天轮到"), ("Next day", "明天轮到"), ("Changes on", "下次轮换")),
+    7: (("Whose turn this week", "本周轮到"), ("Next week", "下周轮到"), ("Next week starts", "下次轮换")),
+    14: (("Whose turn this fortnight", "这两周轮到"), ("Next up", "下一轮"), ("Next turn starts", "下次轮换")),
+}
+_ANY_TURN = (("Whose turn now", "这一轮轮到"), ("Next up", "下一轮"), ("Next turn starts", "下次轮换"))
+# A subject's own field that says whose turn it is, or the order of turns, which the rota now computes.
+_TURN_FIELDS = {"assignee", "rotation", "roommate", "whose_turn", "turn"}
+
+
+def is_rota(subject: Subject | None, intent: Intent) -> bool:
+    """Whether a schedule is a rota: its subject is one, or the request has people take turns."""
+    return bool((subject and subject.rota) or intent.slots.get("rota"))
+
+
+def people(intent: Intent) -> list[str]:
+    """Who takes turns: the people the request names, then numbered places up to the head count it gives, called as
+    it calls them ("three flatmates": Flatmate 1, 2 and 3; "四个人": 成员1-4), at least two; a follow-up names them."""
+    zh = intent.lang == "zh"
+    named = list(intent.slots.get("people") or [])
+    count = max(int(intent.slots.get("people_count") or 0), len(named), 2)
+    noun = "成员" if zh else intent.slots.get("people_noun") or "person"
+    while len(named) < min(count, 20):
+        named.append(f"{noun}{len(named) + 1}" if zh else f"{noun.capitalize()} {len(named) + 1}")
+    return named
+
+
+def rota(
+    subject: Subject | None, intent: Intent, tasks: list[dict[str, Any]], fields: list[FieldDef], every: int
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """A rota's fields, computed turns, settings and starting rows, in the request's language: ``tasks`` the duties
+    listed, ``fields`` the subject's and the request's own (a field saying whose turn is dropped: computed here)."""
+    from toolgen.planner.compose import field_spec
+
+    lang, lib = intent.lang, library()
+    zh = lang == "zh"
+    who = people(intent)
+    duty = subject.task.in_(lang) if subject and subject.task else None
+    task = FieldDef(name="task", type="string", label=Words(en="Duty", zh="值日项目"), required=True, max_length=120)
+    specs: dict[str, Any] = {
+        "task": field_spec(task, lang, **({"default": tasks[0]["task"] if tasks else duty} if tasks or duty else {})),
+        # who starts, by place in the names: renaming the people (a setting) keeps every row's turn
+        "first": {
+            "type": "integer",
+            "label": "从第几个人开始" if zh else "Starts with person no.",
+            "minimum": 1,
+            "maximum": 50,
+            "default": 1,
+            "required": True,
+        },
+        "start": {
+            "type": "date",
+            "label": "从哪天开始" if zh else "Starting on",
+            "default": "$today",
+            "required": True,
+        },
+        "every_days": {
+            "type": "integer",
+            "label": "几天换一次" if zh else "Turn lasts (days)",
+            "minimum": 1,
+            "maximum": 365,
+            "default": every,
+            "required": True,
+        },
+    }
+    for f in fields:  # a field that restates the rota ("几个人轮流做") is what the rota computes
+        if f.name not in _TURN_FIELDS and not any(reads_rota(w) for w in (f.label.en, f.label.zh)):
+            specs.setdefault(snake(f.name), field_spec(f, lang))
+    if "note" not in specs:
+        specs["note"] = field_spec(lib.fields["note"], lang)
+    now, after, change = _TURN.get(every, _ANY_TURN)
+    turns = "floor(days_since(start) / every_days) + first - 1"
+    n = "max(count(people), 1)"
+    computed = {
+        "whose_turn": f"item(people, ({turns}) % {n})",
+        "next_turn": f"item(people, ({turns} + 1) % {n})",
+        "turn_changes": "add_days(start, (floor(days_since(start) / every_days) + 1) * every_days)",
+    }
+    labels = {name: (pair[1] if zh else pair[0]) for name, pair in zip(computed, (now, after, change), strict=True)}
+    settings = {"people": {"label": "轮流的人（按顺序）" if zh else "Names, in turn", "value": who}}
+    seed = [
+        {"task": str(t["task"])[:120], "first": i % len(who) + 1, "every_days": every} for i, t in enumerate(tasks[:10])
+    ]
+    return specs, {"computed": computed, "labels": labels}, settings, seed
