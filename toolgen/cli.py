@@ -456,6 +456,12 @@ def cmd_forget_me(args: argparse.Namespace) -> int:
     return 0
 
 
+def _breadth_parts() -> list[str]:
+    """The breadth set's parts, by their files (tests/data/breadth/*.jsonl); none where the tests are not shipped."""
+    data = Path(__file__).resolve().parents[1] / "tests" / "data" / "breadth"
+    return sorted(p.stem for p in data.glob("*.jsonl"))
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="toolgen", description="Turn a sentence into a deployed personal tool.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -564,7 +570,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--part",
         choices=[
-            *"dev holdout dev2 dev3 dev4 fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 model1 blind2 blind3".split(),
+            *_breadth_parts(),  # every part of tests/data/breadth, blind14 as soon as it is there
             "heldout",
             "recall_dev",
             "tuned",
