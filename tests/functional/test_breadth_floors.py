@@ -14,10 +14,10 @@ from toolgen.planner import breadth
 
 FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 100, "dev4": 114, "fresh": 140, "fresh2": 141, "fresh3": 138,
-    "fresh4": 141, "fresh5": 131, "fresh6": 135, "fresh7": 124, "model1": 130, "blind2": 139, "blind3": 142,
+    "fresh4": 141, "fresh5": 132, "fresh6": 135, "fresh7": 125, "model1": 130, "blind2": 139, "blind3": 144,
     "blind4": 128, "blind5": 126, "blind6": 135, "blind7": 129, "blind8": 135,
     "blind9": 127, "blind10": 125, "blind11": 122, "blind12": 121, "blind13": 117,
-    "blind14": 104,
+    "blind14": 105,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -120,6 +120,8 @@ FLOORS = {
 # reading (main before that day's work read 102: the two rotas it has).
 # Its near rows dropped (9 action corpus rows) and the models refit: blind9 127 (a bedding and curtains schedule doubted
 # as out of scope, a podcast guest list's contact lost), blind10 125 (subscriptions to cancel refused as a cancel).
+# From blind14's misses: a measure word asked alone says what it counts (读的哪本: a book; blind14 105, blind3) and
+# the weather of one place is its forecast, not a ranking of cities (blind3 144, fresh5 132, fresh7 125).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

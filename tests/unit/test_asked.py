@@ -34,6 +34,9 @@ def _kinds(text: str) -> list[tuple[str, str]]:
         ("每天读经打卡，记一下读了哪卷第几章", [("卷", "string"), ("章", "number")]),
         ("每天喝了几杯水，做了几组俯卧撑", [("水（杯）", "number"), ("俯卧撑（组）", "number")]),
         ("收房租：每月几号交、逾期了几天", [("交日（几号）", "integer"), ("逾期天数", "number")]),
+        # a measure word asked alone says what it counts: 哪本 a book, 哪首 a song, 哪家 a shop
+        ("睡前看的哪本，看了几章", [("书", "string"), ("章", "number")]),
+        ("通勤路上循环的哪首", [("歌", "string")]),
     ],
 )  # fmt: skip
 def test_a_chinese_question_gives_a_field_typed_by_its_question_word(text, expected):

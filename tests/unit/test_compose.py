@@ -314,6 +314,9 @@ def test_a_rota_turns_by_the_date_each_duty_started_by_the_next_person() -> None
     duty = Tool("宿舍四个人轮流打扫 每天换一个人")
     assert duty.program.settings["people"].value == ["成员1", "成员2", "成员3", "成员4"]
     assert duty.fields["every_days"].default == 1 and duty.program.labels["whose_turn"] == "今天轮到"
+    # people taking turns at a schedule no subject names is a rota still, not a question back
+    breakfast = Tool("我们四个人轮流买早餐 排个表")
+    assert breakfast.intent.archetype == "custom_schedule" and len(breakfast.program.settings["people"].value) == 4
     # a mattress turned every three months is a schedule of its own, no rota
     assert not Tool("rotate the mattress every 3 months").program.settings
 

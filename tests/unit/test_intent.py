@@ -287,3 +287,16 @@ def test_two_kinds_in_contention_with_the_rows_fields_said_build_the_likelier_no
     # then it is the likelier of them, with the fields it says, not a question between them
     assert intent.archetype in kinds and not intent.candidates
     assert classify("flatmate expenses").archetype is None  # with no fields said, which of them is asked
+
+
+@pytest.mark.parametrize(
+    ("prompt", "archetype"),
+    [
+        ("what's the weather doing in Oslo over the bank holiday weekend", "weather_forecast"),  # one place: its days
+        ("西安未来几天最高气温多少", "weather_forecast"),  # one city's highest: no ranking of cities
+        ("hottest town near Naples this week", "weather_ranking"),  # the places around one are ranked
+        ("成都重庆这周哪个更热", "weather_ranking"),
+    ],
+)
+def test_the_weather_of_one_place_is_its_forecast_and_a_ranking_needs_places(prompt, archetype):
+    assert classify(prompt).archetype == archetype

@@ -106,6 +106,8 @@ _ZH_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
                 rf"{_ONE}){{0,4}})"), "count"),
 ]  # fmt: skip
 _ZH_RATING = ["好", "一般", "不好"]
+# Measure words that say by themselves what they count, asked with 哪 and no noun ("今天读的哪本", "听的哪首").
+_COUNTED = {"本": "书", "首": "歌", "家": "店", "辆": "车", "门": "课", "所": "学校", "篇": "文章", "幅": "画"}
 
 
 def _zh(text: str) -> list[Asked]:
@@ -212,6 +214,7 @@ def _zh_item(clause: str, m: re.Match[str], kind: str) -> Asked | None:
         return {"said": f"{doing}时长", "type": "number", "unit": "min", "sum": True}
     if kind in ("words", "called"):  # "哪个钓点" -> 钓点; "哪卷第几章" -> 卷 (the chapter is a count of its own)
         said = (_x(m).rsplit("的", 1)[-1] or _x(m)) if kind == "called" else _x(m)  # "给我理发的师傅叫啥": 师傅
+        said = _COUNTED.get(said, said)  # a measure word alone says what it counts: "读的哪本" asks for a book
         return {"said": said, "type": "string"} if not re.fullmatch(r"时候|时间|地方", said) else None
     return _zh_count(clause, m)
 

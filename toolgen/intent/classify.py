@@ -32,6 +32,7 @@ from toolgen.intent.details import (
     periods,
     random_pick,
     recurring_tasks,
+    rota,
     tracked_object,
     when,
 )
@@ -442,22 +443,44 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
     if named and weather_recorded and reading.subject is None:  # a log of what it records, the weather among it
         return _composed(text, lang, None, "log", max(reading.shape_scores.get("log", 0.0), 2.0), top)
     if named:
-        return _named(text, lang, top_name, confidence)
+        return _named_or_forecast(text, lang, top_name, top, reading, confidence)
     shape = reading.shape
     one_rival = top < MIN_SCORE or second < MIN_SCORE  # two named kinds in contention are a real choice to ask
     if (
         shape in GUESSABLE
         and not named
         and one_rival
-        and (tracked_object(text) or len(listed(text)) >= 2 or asked(text))
+        and (tracked_object(text) or len(listed(text)) >= 2 or asked(text) or (shape == "schedule" and rota(text)))
     ):
-        # no named kind in contention, and the request says what it keeps (a thing, or what each row holds): guess
+        # no named kind in contention, and the request says what it keeps (a thing, what each row holds, or people
+        # taking turns at a schedule: a rota): guess
         return _composed(text, lang, None, shape, reading.shape_scores[shape], top)
     if shape is None and top < MIN_SCORE and (len(listed(text)) >= 3 or len(asked(text)) >= 2):
         # no shape word, but it names what each row holds ("签证进度：几个国家、要什么材料、递交日期"): rows of those
         guessed = "log" if _EACH_TIME.search(text) else "collection"
         return _composed(text, lang, None, guessed, 2.0, top)
     return _unsure(text, lang, ranked, confidence, shape)
+
+
+def _named_or_forecast(
+    text: str, lang: Literal["en", "zh"], name: str, score: float, reading: Reading, confidence: float
+) -> Intent:
+    """The named kind read; but a weather ranking of one place, or of none, is that place's forecast."""
+    if name == "weather_ranking" and reading.subject is None and _forecast(text):
+        forecast = library().subjects["weather_forecast"]
+        return _of_subject(text, lang, forecast, max(score, CORE_SCORE), score, confidence)
+    return _named(text, lang, name, confidence)
+
+
+def _forecast(text: str) -> bool:
+    """Whether the weather asked of is one place's (or of none: the person's own) with nothing to rank: its forecast,
+    day by day ("weather in Lisbon this weekend?", "这几天最低气温多少度"); a ranking needs places to rank."""
+    cities = find_cities(text)
+    if _PLACES.search(text):
+        return False
+    if len(cities) == 1:  # the days of one city ("最低气温": its coldest night), not the cities near it
+        return not re.search(r"\b(?:city|town|place)\b|城市|地方", text, re.I)
+    return not cities and _RANKED.search(text) is None and order(text) is None
 
 
 def _unsure(

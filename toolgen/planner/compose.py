@@ -1015,7 +1015,7 @@ def _rota_program(
             ("Delete a duty", "删除值日项目"),
         ),
     ]
-    c.inferred += ["task", "first", "start", "every_days"]
+    c.inferred += ["task", "first", "start_date", "every_days"]
     names = ", ".join(settings["people"]["value"])
     return {
         "name": snake(subject.id if subject else "rota"),

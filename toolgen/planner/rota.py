@@ -66,9 +66,9 @@ def rota(
             "default": 1,
             "required": True,
         },
-        "start": {
+        "start_date": {
             "type": "date",
-            "label": "从哪天开始" if zh else "Starting on",
+            "label": "开始日期" if zh else "Start date",
             "default": "$today",
             "required": True,
         },
@@ -87,12 +87,12 @@ def rota(
     if "note" not in specs:
         specs["note"] = field_spec(lib.fields["note"], lang)
     now, after, change = _TURN.get(every, _ANY_TURN)
-    turns = "floor(days_since(start) / every_days) + first - 1"
+    turns = "floor(days_since(start_date) / every_days) + first - 1"
     n = "max(count(people), 1)"
     computed = {
         "whose_turn": f"item(people, ({turns}) % {n})",
         "next_turn": f"item(people, ({turns} + 1) % {n})",
-        "turn_changes": "add_days(start, (floor(days_since(start) / every_days) + 1) * every_days)",
+        "turn_changes": "add_days(start_date, (floor(days_since(start_date) / every_days) + 1) * every_days)",
     }
     labels = {name: (pair[1] if zh else pair[0]) for name, pair in zip(computed, (now, after, change), strict=True)}
     settings = {"people": {"label": "轮流的人（按顺序）" if zh else "Names, in turn", "value": who}}
