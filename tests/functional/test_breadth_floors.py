@@ -13,11 +13,11 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 100, "dev4": 114, "fresh": 140, "fresh2": 141, "fresh3": 138,
-    "fresh4": 141, "fresh5": 132, "fresh6": 135, "fresh7": 125, "model1": 130, "blind2": 139, "blind3": 144,
+    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 140, "fresh2": 141, "fresh3": 138,
+    "fresh4": 141, "fresh5": 132, "fresh6": 135, "fresh7": 125, "model1": 130, "blind2": 140, "blind3": 144,
     "blind4": 128, "blind5": 126, "blind6": 135, "blind7": 129, "blind8": 135,
-    "blind9": 127, "blind10": 125, "blind11": 122, "blind12": 121, "blind13": 117,
-    "blind14": 105,
+    "blind9": 128, "blind10": 125, "blind11": 122, "blind12": 121, "blind13": 117,
+    "blind14": 106,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -122,6 +122,8 @@ FLOORS = {
 # as out of scope, a podcast guest list's contact lost), blind10 125 (subscriptions to cancel refused as a cancel).
 # From blind14's misses: a measure word asked alone says what it counts (读的哪本: a book; blind14 105, blind3) and
 # the weather of one place is its forecast, not a ranking of cities (blind3 144, fresh5 132, fresh7 125).
+# A subject kept as a list or schedule asked as a row each time is a dated log of its fields: blind14 106, blind2 140,
+# blind9 128, dev3 101 (a sourdough feeding log, each client meeting, a fuel log, each time a cat is dewormed).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

@@ -321,6 +321,21 @@ def test_a_rota_turns_by_the_date_each_duty_started_by_the_next_person() -> None
     assert not Tool("rotate the mattress every 3 months").program.settings
 
 
+def test_a_schedules_subject_written_down_each_time_is_a_dated_log_of_its_fields() -> None:
+    # given a subject kept as a schedule, asked as a diary of each time, in either language
+    starter = Tool("a diary of each time I feed the sourdough starter")
+    assert (starter.intent.subject, starter.intent.shape) == ("sourdough", "log")
+    assert {"date", "ratio"} <= set(starter.fields) and "every_days" not in starter.fields
+    (add,) = [op.id for op in starter.program.operations if op.kind == "create"]
+    starter.call(add, {"date": "2026-12-01", "ratio": "1:5:5"})
+    assert starter.call("stats")["metrics"]["entries"] == 1
+    worming = Tool("每次给狗狗驱虫都记一下 用的啥药")
+    assert worming.intent.shape == "log" and "date" in worming.fields
+    # and the same subject with an interval to keep, or asked when it was last done, stays a schedule
+    assert Tool("log feeding the sourdough starter, every 3 days").intent.shape == "schedule"
+    assert Tool("a log of the houseplants, and how many days it's been since each was watered").intent.shape != "log"
+
+
 def test_a_households_things_say_whose_each_one_is() -> None:
     # given documents or records kept for several people of a household, in either language
     for text in (

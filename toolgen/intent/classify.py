@@ -24,6 +24,7 @@ from toolgen.intent.details import (
     WRITTEN_DOWN,
     breakdown,
     details,
+    every_days,
     head,
     list_name,
     listed,
@@ -46,6 +47,7 @@ from toolgen.intent.read import (
     find_subjects,
     learned_subject,
     read,
+    shape_scores,
     zh_cue,
     zh_word_spans,
 )
@@ -592,7 +594,21 @@ def _of_subject(
     if subject.part_of in BY_NAME:  # "cups to grams": the unit converter, with the kitchen's conversion
         intent = _named(text, lang, subject.part_of, max(confidence, MIN_CONFIDENCE))
         return intent.model_copy(update={"slots": {**intent.slots, "with_subject": subject.id}})
-    return _composed(text, lang, subject.id, subject.shape, score, rival)
+    return _composed(text, lang, subject.id, "log" if _logged(text, subject) else subject.shape, score, rival)
+
+
+# Words that ask for a row each time something is done: a log, whatever the subject keeps otherwise.
+_EACH_TIME_LOG = re.compile(r"\b(?:logs?|diary|journal|each time|every time)\b|每次|打卡|日记|日志", re.IGNORECASE)
+
+
+def _logged(text: str, subject: Subject) -> bool:
+    """Whether a request asks to write down each time of what its subject keeps as a list or a schedule ("a log of
+    feeding my starter", "每次给猫驱虫"): a log of the subject's fields, dated, where its wording points at no list
+    or schedule (no interval, nothing due) and says a row is each time."""
+    if subject.shape not in ("collection", "schedule") or not _EACH_TIME_LOG.search(text):
+        return False
+    scores = shape_scores(text)
+    return scores.get("log", 0.0) >= 1.0 and not scores.get(subject.shape) and not every_days(text)
 
 
 def _named(text: str, lang: Literal["en", "zh"], name: str, confidence: float) -> Intent:

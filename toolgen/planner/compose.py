@@ -1416,7 +1416,8 @@ SHAPES = {
 def compose(intent: Intent, fact: Fact) -> tuple[dict[str, Any], Composition]:
     """The program for a composed intent (its shape and subject), and how it was composed."""
     subject = library().subjects.get(intent.subject or "")
-    shape = subject.shape if subject else (intent.shape or "log")
+    # a subject kept as a list or a schedule, asked to be written down each time, is a log of its fields (classify)
+    shape = "log" if subject and intent.shape == "log" else subject.shape if subject else (intent.shape or "log")
     composition = Composition(shape=shape, subject=subject.id if subject else None)
     program = SHAPES[shape](subject, intent, fact, composition)
     own = {f.name for f in library().fields_of(subject)} if subject else set()
