@@ -14,10 +14,10 @@ from toolgen.planner import breadth
 
 FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 140, "fresh2": 141, "fresh3": 138,
-    "fresh4": 141, "fresh5": 132, "fresh6": 135, "fresh7": 125, "model1": 130, "blind2": 140, "blind3": 144,
+    "fresh4": 141, "fresh5": 132, "fresh6": 135, "fresh7": 126, "model1": 130, "blind2": 140, "blind3": 144,
     "blind4": 128, "blind5": 126, "blind6": 135, "blind7": 129, "blind8": 135,
-    "blind9": 128, "blind10": 125, "blind11": 122, "blind12": 121, "blind13": 117,
-    "blind14": 106,
+    "blind9": 128, "blind10": 125, "blind11": 122, "blind12": 122, "blind13": 117,
+    "blind14": 107,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -124,6 +124,8 @@ FLOORS = {
 # the weather of one place is its forecast, not a ranking of cities (blind3 144, fresh5 132, fresh7 125).
 # A subject kept as a list or schedule asked as a row each time is a dated log of its fields: blind14 106, blind2 140,
 # blind9 128, dev3 101 (a sourdough feeding log, each client meeting, a fuel log, each time a cat is dewormed).
+# A medicine's dose by body weight is a calculator of the knowledge base (four blind writers asked for one), and mg and
+# ml are units a number is read in: blind12 122, blind14 107, fresh7 126.
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

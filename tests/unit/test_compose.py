@@ -321,6 +321,16 @@ def test_a_rota_turns_by_the_date_each_duty_started_by_the_next_person() -> None
     assert not Tool("rotate the mattress every 3 months").program.settings
 
 
+def test_a_dose_by_weight_takes_the_weight_and_the_strength_the_request_gives() -> None:
+    # given a weight-based dose asked with the child's weight and the liquid's strength, in either language
+    syrup = Tool("baby tylenol dose calculator, she is 9kg, the syrup is 160mg per 5ml")
+    assert syrup.intent.subject == "dose_by_weight"
+    answer = syrup.call("calculate")
+    assert (answer["dose_mg"], answer["dose_ml"]) == (90, pytest.approx(2.8, abs=0.05))  # 9 kg x 10 mg/kg; 90/32
+    zh = Tool("用药剂量计算 孩子14公斤 每公斤10毫克")
+    assert zh.intent.subject == "dose_by_weight" and zh.call("calculate")["dose_mg"] == 140
+
+
 def test_a_schedules_subject_written_down_each_time_is_a_dated_log_of_its_fields() -> None:
     # given a subject kept as a schedule, asked as a diary of each time, in either language
     starter = Tool("a diary of each time I feed the sourdough starter")

@@ -284,6 +284,8 @@ _MEASURES = {  # a number written with its unit: which input it fills is read by
     "g": r"g|grams?|克",
     "min": r"mins?|minutes?|分钟",
     "m²": r"m²|m2|sq ?m|square met(?:er|re)s?|平方米|平米|平",
+    "mg": r"mg|milligrams?|毫克",
+    "ml": r"ml|mls|millilit(?:er|re)s?|毫升",
 }
 _MEASURE = re.compile(
     r"(\d+(?:\.\d+)?)\s*(?:" + "|".join(f"(?P<u{k}>{v})" for k, v in enumerate(_MEASURES.values())) + r")(?![a-z])",
