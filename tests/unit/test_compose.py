@@ -346,6 +346,14 @@ def test_a_schedules_subject_written_down_each_time_is_a_dated_log_of_its_fields
     assert Tool("a log of the houseplants, and how many days it's been since each was watered").intent.shape != "log"
 
 
+def test_a_list_kind_asked_how_many_each_day_is_a_log_of_the_counts() -> None:
+    # given a flashcard deck's words, asked as how many are reviewed each day: a log of that count, dated
+    counted = Tool("my vocab flashcards, how many I review each day")
+    assert counted.intent.shape == "log" and "date" in counted.fields
+    # while a deck of cards, its words and what each holds, stays the deck
+    assert Tool("日语单词本 单词 意思 例句").intent.archetype == "flashcards"
+
+
 def test_a_households_things_say_whose_each_one_is() -> None:
     # given documents or records kept for several people of a household, in either language
     for text in (

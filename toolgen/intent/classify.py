@@ -467,11 +467,25 @@ def _ruled(text: str, lang: Literal["en", "zh"], reading: Reading, all_scores: d
 def _named_or_forecast(
     text: str, lang: Literal["en", "zh"], name: str, score: float, reading: Reading, confidence: float
 ) -> Intent:
-    """The named kind read; but a weather ranking of one place, or of none, is that place's forecast."""
+    """The named kind read; but a weather ranking of one place, or of none, is that place's forecast, and a list
+    kind asked how many each day ("每天新背了多少、复习了多少") is a log of those counts."""
+    if NAMED_SHAPES[name] == "collection" and _counted_each_day(text):
+        return _composed(text, lang, None, "log", max(score, CORE_SCORE), score)
     if name == "weather_ranking" and reading.subject is None and _forecast(text):
         forecast = library().subjects["weather_forecast"]
         return _of_subject(text, lang, forecast, max(score, CORE_SCORE), score, confidence)
     return _named(text, lang, name, confidence)
+
+
+_DAILY = re.compile(r"每天|每日|天天|\b(?:a|per|each|every) day\b|\bdaily\b", re.IGNORECASE)
+
+
+def _counted_each_day(text: str) -> bool:
+    """Whether a request asks how many of something each day or each time, worded for a log more than a list."""
+    scores = shape_scores(text)
+    counts = any(a["type"] in ("number", "integer") for a in asked(text))
+    daily = _DAILY.search(text) or _EACH_TIME_LOG.search(text)
+    return bool(counts and daily and scores.get("log", 0.0) >= 1.0 and scores["log"] > scores.get("collection", 0.0))
 
 
 def _forecast(text: str) -> bool:
