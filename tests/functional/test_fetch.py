@@ -300,6 +300,24 @@ def test_a_lookup_shows_the_measures_the_request_names_besides_its_own(overrides
     assert program.labels["humidity"] == "湿度（%）" and program.labels["rain"] == "降雨概率（%）"
 
 
+def test_a_figure_named_that_another_api_gives_is_read_from_it_besides(overrides, upstream):
+    # given a surf forecast, whose marine source has no wind, asked for the wind too, for one place
+    app, program = tool("surf check for Lisbon this week: swell height, and the wind")
+    assert program.archetype == "surf_forecast"
+    waves, wind = program.operations
+    assert {program.allowed_hosts[0], program.allowed_hosts[1]} == {"marine-api.open-meteo.com", "api.open-meteo.com"}
+    # when both are called, each source is asked for its own figures, day by day
+    status, body = call(app, waves.path)
+    assert status == 200 and "wave_max" in body["items"][0], body
+    assert "/v1/marine" in upstream.requests[-1] and "wind" not in upstream.requests[-1]
+    status, body = call(app, wind.path)
+    assert status == 200, body
+    assert [d["date"] for d in body["items"]][:2] == ["2026-12-02", "2026-12-03"]
+    assert all(isinstance(d["wind"], (int, float)) and d["city"] == "Lisbon" for d in body["items"])
+    assert "/v1/forecast" in upstream.requests[-1] and "wind_speed_10m_max" in upstream.requests[-1]
+    assert program.labels["wind"] == "Wind (km/h)"
+
+
 def test_a_lookup_asked_about_tomorrow_reads_that_day_alone(overrides, upstream):
     # given a request about one day of a daily forecast
     app, program = tool("will it rain in Chicago tomorrow? chance of rain please")

@@ -1279,7 +1279,8 @@ _REDUCE = {"max": "max({})", "min": "min({})", "sum": "sum({})", "avg": "avg({})
 
 def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) -> dict[str, Any]:
     """A public API's figures for the request's places (else the person's city, else five large cities): a row per
-    day for one place when the subject reads a daily forecast, else a row per place, ranked when it has a sort."""
+    day for one place when the subject reads a daily forecast, else a row per place, ranked when it has a sort. A
+    figure the person names that another API gives ("surf: wave height and wind") is read from that API besides."""
     from toolgen.planner.lookups import DEFAULT_CITIES, _places  # lookups.py plans the named lookups
 
     assert subject is not None  # an API cannot be guessed
@@ -1287,13 +1288,19 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     lang, look, labels = intent.lang, _forecast_of(subject.lookup, intent), _Labels(intent.lang)
     home = fact("city")
     places = _places([*(intent.slots.get("cities") or []), *([home] if home else [])]) or _places(list(DEFAULT_CITIES))
-    names = [p.name for p in places]
-    shown = [p.zh or p.name for p in places] if lang == "zh" else names
+    shown = [p.zh or p.name for p in places] if lang == "zh" else [p.name for p in places]
     values = dict(look.values)
+    elsewhere: dict[tuple[str, str], dict[str, LookupValue]] = {}  # named figures another API gives, by API
     for name in intent.slots.get("measures") or []:  # what the person named besides ("UV and humidity, umbrella?")
-        value = library().measures[name].value(look.api, look.series)
+        measure = library().measures[name]
+        value = measure.value(look.api, look.series)
         if value and name not in values and value.var not in {v.var for v in values.values()} and len(values) < 8:
             values[name] = value
+        elif value is None and name not in values:
+            reads = [(api, series) for api in LOOKUP_APIS for series in (look.series, "daily", "current")]
+            other = next((read for read in reads if read[0] != look.api and measure.value(*read)), None)
+            if other is not None and len(elsewhere.get(other, {})) < 4:
+                elsewhere.setdefault(other, {})[name] = measure.value(*other)  # type: ignore[assignment]
     when = intent.slots.get("when")
     # current values asked day by day ("air quality for the next few days", "这几天空气怎么样"): the highest hour of
     # each day the same API forecasts hour by hour
@@ -1302,20 +1309,67 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     )
     if hourly_days:
         values = _hourly_values(look, intent, values)
+    # current values asked about tomorrow ("明天空气质量", "pollen tomorrow"): the highest of that day's hours, which
+    # the same API forecasts hour by hour
+    ahead = look.series == "current" and when == "tomorrow" and look.api == "air_quality"
+    where = ("、" if lang == "zh" else ", ").join(shown)
+    summary = _say(lang, f"{subject.title.en}: {where}", f"{subject.title.zh}：{where}")
+    operations = [
+        _fetch(look, values, places, shown, intent, labels, ("get", subject.id), summary, hourly_days, ahead=ahead)
+    ]
+    for (api, series), extra in elsewhere.items():
+        besides = Lookup(api=api, series=series, values=extra, days=look.days)  # type: ignore[arg-type]
+        en, zh = ", ".join(v.label.en for v in extra.values()), "、".join(v.label.zh for v in extra.values())
+        said = _say(lang, f"{en}: {where}", f"{zh}：{where}")
+        operations.append(
+            _fetch(besides, extra, places, shown, intent, labels, ("get", subject.id, *extra), said, False, ahead=False)
+        )
+    c.inferred += [name for op in operations for name in op["fields"] if name not in ("city", "date")]
+    day = {"now": 0, "today": 0, "tomorrow": 1}.get(when or "") if look.series == "daily" else None
+    period: tuple[str, str] | None = None  # the title says which day it reads; a forecast of days says it is one
+    if day is not None:
+        period = {"now": ("now", "现在"), "today": ("today", "今天"), "tomorrow": ("tomorrow", "明天")}[when or ""]
+    elif look.series == "current" and not hourly_days:
+        period = ("tomorrow", "明天") if ahead else ("now", "现在") if when in ("now", "today") else None
+    else:
+        period = ("forecast", "预报")
+    title = _lookup_title(subject, lang, period, forecast=look is not subject.lookup)
+    return {
+        "name": snake(subject.id),
+        "title": title,
+        "description": _say(lang, f"{subject.title.en}: {where}.", f"{subject.title.zh}：{where}。"),
+        "allowed_hosts": list(dict.fromkeys(op["url"].split("/")[2] for op in operations)),
+        "operations": operations,
+        "defaults": {"cities": [p.name for p in places]},
+        "labels": labels.names,
+    }
+
+
+def _fetch(
+    look: Lookup,
+    values: dict[str, LookupValue],
+    places: list[Any],
+    shown: list[str],
+    intent: Intent,
+    labels: _Labels,
+    naming: tuple[str, ...],
+    summary: str,
+    hourly_days: bool,
+    *,
+    ahead: bool,
+) -> dict[str, Any]:
+    """The fetch operation that reads ``values`` from ``look``'s API for ``places``."""
+    lang, when = intent.lang, intent.slots.get("when")
     for name, value in values.items():
         label = value.label.in_(lang)
         unit = f"（{value.unit}）" if lang == "zh" and value.unit else f" ({value.unit})" if value.unit else ""
         labels.add(name, value.label.en + (f" ({value.unit})" if value.unit else ""), label + unit)
-    c.inferred += list(values)
     query = {
         "latitude": ",".join(f"{p.lat:.2f}" for p in places),
         "longitude": ",".join(f"{p.lon:.2f}" for p in places),
         "timezone": "auto",
         look.series: ",".join(dict.fromkeys(v.var for v in values.values())),
     }
-    # current values asked about tomorrow ("明天空气质量", "pollen tomorrow"): the highest of that day's hours, which
-    # the same API forecasts hour by hour
-    ahead = look.series == "current" and when == "tomorrow" and look.api == "air_quality"
     if ahead:
         query.update(hourly=query.pop("current"), forecast_days="2")
     if hourly_days:
@@ -1370,36 +1424,17 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         fields = {"city": "string", **fields}
         operation = {"labels": shown, "label_field": "city", "sort": sort, "limit": len(places)}
         labels.add("city", "City", "城市")
-    where = ("、" if lang == "zh" else ", ").join(shown)
-    url = LOOKUP_APIS[look.api]
-    period: tuple[str, str] | None = None  # the title says which day it reads; a forecast of days says it is one
-    if day is not None:
-        period = {"now": ("now", "现在"), "today": ("today", "今天"), "tomorrow": ("tomorrow", "明天")}[when or ""]
-    elif look.series == "current" and not hourly_days:
-        period = ("tomorrow", "明天") if ahead else ("now", "现在") if when in ("now", "today") else None
-    else:
-        period = ("forecast", "预报")
-    title = _lookup_title(subject, lang, period, forecast=look is not subject.lookup)
+    path = "/" + "-".join(naming[1:]).replace("_", "-")
     return {
-        "name": snake(subject.id),
-        "title": title,
-        "description": _say(lang, f"{subject.title.en}: {where}.", f"{subject.title.zh}：{where}。"),
-        "allowed_hosts": [url.split("/")[2]],
-        "operations": [
-            {
-                "id": _camel("get", subject.id),
-                "kind": "fetch",
-                "path": f"/{subject.id.replace('_', '-')}",
-                "url": url,
-                "query": query,
-                "select": select,
-                "fields": fields,
-                "summary": _say(lang, f"{subject.title.en}: {where}", f"{subject.title.zh}：{where}"),
-                **operation,
-            }
-        ],
-        "defaults": {"cities": names},
-        "labels": labels.names,
+        "id": _camel(*naming),
+        "kind": "fetch",
+        "path": path,
+        "url": LOOKUP_APIS[look.api],
+        "query": query,
+        "select": select,
+        "fields": fields,
+        "summary": summary,
+        **operation,
     }
 
 
