@@ -78,7 +78,7 @@ def test_weather_ranking_by_coldest_and_by_rain(overrides):
 
 
 def test_a_single_city_answer_is_one_object_and_still_ranks(overrides):
-    status, body = call(tool("how hot will Beijing be this week")[0], "/ranking")
+    status, body = call(tool("rank Beijing by how hot it gets this week")[0], "/ranking")
     assert status == 200 and body["items"] == [{"value": 5, "city": "Beijing"}]
 
 

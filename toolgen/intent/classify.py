@@ -494,8 +494,9 @@ def _forecast(text: str) -> bool:
     cities = find_cities(text)
     if _PLACES.search(text):
         return False
-    if len(cities) == 1:  # the days of one city ("最低气温": its coldest night), not the cities near it
-        return not re.search(r"\b(?:city|town|place)\b|城市|地方", text, re.I)
+    if len(cities) == 1:  # the days of one city ("最低气温": its coldest night), not the cities near it, unless
+        # a ranking is asked outright ("rank Beijing by temperature": more places to come)
+        return not re.search(r"\b(?:city|town|place|rank\w*|compare)\b|城市|地方|排名|排行|排序|比较", text, re.I)
     return not cities and _RANKED.search(text) is None and order(text) is None
 
 
