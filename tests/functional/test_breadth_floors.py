@@ -16,8 +16,8 @@ FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 140, "fresh2": 141, "fresh3": 138,
     "fresh4": 142, "fresh5": 132, "fresh6": 135, "fresh7": 127, "model1": 131, "blind2": 142, "blind3": 144,
     "blind4": 128, "blind5": 127, "blind6": 135, "blind7": 129, "blind8": 135,
-    "blind9": 129, "blind10": 125, "blind11": 122, "blind12": 122, "blind13": 118,
-    "blind14": 109,
+    "blind9": 129, "blind10": 125, "blind11": 122, "blind12": 123, "blind13": 118,
+    "blind14": 110,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -130,6 +130,7 @@ FLOORS = {
 # the pollen a lookup shows is labelled a count, as it is (blind13 118, blind14 109, blind2 142).
 # A figure named that the lookup's API lacks is read from another API besides (blind5 127 a surf check's wind, blind9
 # 129 the temperature beside the pollen count).
+# "How many times I woke up" names its count by the verb (blind12 123, blind14 110).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

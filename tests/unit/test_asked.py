@@ -64,6 +64,8 @@ def test_a_figure_over_the_entries_is_not_a_field():
         ("list of movies, and whether i've watched it", "watched", "boolean"),  # a contraction; 'it' is no field
         ("my plants with when i planted them", "date_planted", "date"),  # when I <did it>: that date
         ("the birds i spot, with the species and how many", "count", "integer"),  # how many, of nothing named
+        ("night log for the baby: how many times she woke up, and the feeds", "times woke up", "integer"),  # the verb
+        ("how many times I went out for a smoke", "times", "integer"),  # a light verb says nothing of its own
     ],
 )
 def test_an_english_question_gives_a_named_field(text, name, kind):

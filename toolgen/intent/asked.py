@@ -294,6 +294,16 @@ _EN_QUESTIONS: list[tuple[re.Pattern[str], str]] = [
 _EXAMPLE_HOSTS = re.compile(r"^(?:tags?|type|types|kinds?|category|categories|labels?|genres?|style|mood)$", re.I)
 
 
+# What was done so many times, after "how many times": its doer, then the verb in the past ("I woke up", "the baby
+# fed"), and its particle; a light verb ("went", "got") says nothing of its own, so the count stays times.
+_TIMES_DONE = re.compile(
+    r"\s*(?:(?:i|we|he|she|they|you|it|(?:my|our|his|her|their|the) [a-z]+) )?"
+    r"(?P<v>[a-z]+ed|woke|ate|ran|fell|saw|drank|threw|swam|rode|wrote|read|slept|wept)\b"
+    r"(?: (?P<p>up|out|off|down|over|back)\b)?",
+    re.IGNORECASE,
+)
+
+
 def _noun(words: str) -> str:
     """The noun phrase at the start of ``words``: "pages I read" -> "pages"."""
     return _STOP.split(words.lower())[0].strip()
@@ -344,6 +354,10 @@ def _en_item(m: re.Match[str], kind: str) -> Asked | None:
             if kind == "amount":
                 return {"said": "amount", "name": "amount", "type": "number", "sum": True}
             return {"said": "count", "name": "count", "type": "integer", "sum": True}
+        if noun.split()[0] == "times":  # "how many times I woke up": times woke up; "times a week": times
+            did = _TIMES_DONE.match(m.string, m.start("x") + len("times"))
+            noun = "times" + (f" {did.group('v')}" + (f" {did.group('p')}" if did.group("p") else "") if did else "")
+            noun = noun.lower()
         return {"said": noun, "name": noun, "type": "integer" if kind == "count" else "number", "sum": True}
     if kind == "boolean":
         said = re.sub(r"\b(?:my|the|a|an)\b\s*", "", m.group("x").lower())
