@@ -11,7 +11,8 @@ how much of a verb became an amount (喝了多少) and what someone is called th
 blind12's misses, not this set's; 254 when the tagger left out the rows near blind13 and became the mean of sixteen
 perceptrons (a refit moves a few of its readings). The 240, 244 and 252 came after reading this set's misses: tuning,
 not blind figures; its blind figures are 188 and 238. 253 when how much of a verb was no longer an amount of its own (a
-review's mend).
+review's mend). 252 since the action model was refit without the rows near blind14 (2026-12-07): a coffee log that asks
+whether one sleeps at night (晚上睡不睡得着) is doubted as medical advice, and its cups per day are in no tool.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 
 from toolgen.planner import breadth
 
-FLOORS = {"named right": 206, "in the tool": 253}
+FLOORS = {"named right": 206, "in the tool": 252}
 
 
 @pytest.fixture(scope="module")

@@ -151,7 +151,7 @@ def test_a_scale_makes_a_rating_of_its_bounds_unless_a_field_already_is_one() ->
     assert not [name for name in books.fields if "score" in name]
     bakes = Tool("my sourdough bakes log, rate each loaf 1-10")  # a rating where the tool had none
     assert (bakes.fields["rating"].minimum, bakes.fields["rating"].maximum) == (1, 10)
-    assert "rating" not in Tool("my sourdough bakes log").fields
+    assert "rating" not in Tool("a log of my sourdough loaves").fields  # no scale, no rating
     mood = Tool("rate my day 1-5 and a line about why")  # the mood of 1 to 5 is the rating: no second one
     assert [name for name, spec in mood.fields.items() if spec.maximum == 5] == ["mood"]
 

@@ -690,7 +690,9 @@ def _composed(
     slots = details(text)
     slots["fields"] = [f.name for f in requested_fields(text)]
     slots.update(_said_as(text))
-    if subject and shape == "log":  # "喂奶的时间和毫升，还有换尿布": one log of both subjects
+    # "喂奶的时间和毫升，还有换尿布": one log of both subjects (of a log's own: a schedule written down each time,
+    # "my sourdough starter feeding log", is its own log, not a baby's feeds besides)
+    if subject and shape == "log" and library().subjects[subject].shape == "log":
         others = [
             s.id for s, score, _ in find_subjects(text)[1:3] if s.shape == "log" and s.id != subject and score >= 2.5
         ]
