@@ -13,10 +13,10 @@ from toolgen.intent.build_actions import BLIND
 from toolgen.planner import breadth
 
 FLOORS = {
-    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 140, "fresh2": 141, "fresh3": 138,
-    "fresh4": 142, "fresh5": 132, "fresh6": 135, "fresh7": 126, "model1": 131, "blind2": 142, "blind3": 144,
+    "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 141, "fresh3": 138,
+    "fresh4": 142, "fresh5": 132, "fresh6": 135, "fresh7": 126, "model1": 131, "blind2": 141, "blind3": 144,
     "blind4": 128, "blind5": 127, "blind6": 135, "blind7": 129, "blind8": 135,
-    "blind9": 130, "blind10": 126, "blind11": 122, "blind12": 123, "blind13": 118,
+    "blind9": 129, "blind10": 126, "blind11": 121, "blind12": 123, "blind13": 116,
     "blind14": 110, "blind15": 110,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
@@ -137,6 +137,9 @@ FLOORS = {
 # first reading (main before the day's work read 108). Its near rows dropped (7 action corpus rows, 4 paraphrases) and
 # the models refit: blind10 126, blind9 130 (a bedding schedule, subscriptions, a podcast guest list back; a camper
 # battery's capacity read as a run log), fresh7 126 (a board game list's lending lost to the tagger's refit).
+# A review's mends: a travel document's holder already says whose it is (no person besides: blind13 116, blind2 141,
+# blind9 129, fresh 139, the five family document lists that fit by the second field), and the judge no longer reads a
+# setting's values (a rota's placeholder people, "Kid 1", are the tool's guess, not a field: blind11 121).
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

@@ -294,7 +294,7 @@ def test_forgetting_when_something_was_last_done_asks_for_a_schedule(text):
 
 def test_a_rota_turns_by_the_date_each_duty_started_by_the_next_person() -> None:
     # given a rota for three named people, two duties listed, turning weekly
-    rota = Tool("Gus, Hal and Ida take turns each week at the flat chores: mopping, laundry")
+    rota = Tool("chores Gus, Hal and Ida take turns at each week: mopping and laundry")
     assert rota.program.settings["people"].value == ["Gus", "Hal", "Ida"]
     for row in next(iter(rota.program.seed.values())):  # the listed duties, stored as the tool is made
         rota.call("addDuty" if "addDuty" in {op.id for op in rota.program.operations} else "addChore", row)
@@ -317,6 +317,21 @@ def test_a_rota_turns_by_the_date_each_duty_started_by_the_next_person() -> None
     # people taking turns at a schedule no subject names is a rota still, not a question back
     breakfast = Tool("我们四个人轮流买早餐 排个表")
     assert breakfast.intent.archetype == "custom_schedule" and len(breakfast.program.settings["people"].value) == 4
+    # a duty listed in the rota's own words is the duty alone
+    cooking = Tool("三个人轮流做饭，每周轮换")
+    assert [r["task"] for r in next(iter(cooking.program.seed.values()))] == ["做饭"]
+    # a rota's subject with no one named or counted is one person's schedule, with what is due
+    alone = Tool("remind me to do my chores: vacuum every 3 days, mop weekly")
+    assert not alone.program.settings and "last_done" in alone.fields
+    # a long turn is kept whole, and a rota starting later is in its first turn till then
+    slow = Tool("宿舍值日 每两年换一次")
+    assert slow.fields["every_days"].default == 730
+    slow.call(
+        next(op.id for op in slow.program.operations if op.kind == "create"),
+        {"task": "拖地", "start_date": "2026-12-20"},
+    )
+    (row,) = slow.call(next(op.id for op in slow.program.operations if op.kind == "list"))["items"]
+    assert (row["whose_turn"], row["turn_changes"]) == ("成员1", "2028-12-19")
     # a mattress turned every three months is a schedule of its own, no rota
     assert not Tool("rotate the mattress every 3 months").program.settings
 
@@ -327,8 +342,14 @@ def test_a_dose_by_weight_takes_the_weight_and_the_strength_the_request_gives() 
     assert syrup.intent.subject == "dose_by_weight"
     answer = syrup.call("calculate")
     assert (answer["dose_mg"], answer["dose_ml"]) == (90, pytest.approx(2.8, abs=0.05))  # 9 kg x 10 mg/kg; 90/32
-    zh = Tool("用药剂量计算 孩子14公斤 每公斤10毫克")
-    assert zh.intent.subject == "dose_by_weight" and zh.call("calculate")["dose_mg"] == 140
+    zh = Tool("用药剂量计算 孩子14公斤 每公斤12毫克 每5毫升含100毫克")  # mg per kg said before its number
+    assert zh.intent.subject == "dose_by_weight"
+    assert (zh.call("calculate")["dose_mg"], zh.call("calculate")["dose_ml"]) == (168, 8.4)
+    # the dose per kg is never taken for the strength, in whatever order they come
+    mixed = Tool("kids ibuprofen 7.5 mg/kg, 100mg per 5ml, he is 18kg").call("calculate")
+    assert (mixed["dose_mg"], mixed["dose_ml"]) == (135, pytest.approx(6.8, abs=0.05))
+    tablets = Tool("dosage calculator: the cat weighs 4.2 kg, 2 mg/kg, the pills are 10 mg").call("calculate")
+    assert tablets["dose_ml"] == pytest.approx(0.8, abs=0.05)  # a tablet's strength is per one, not per 5 ml
 
 
 def test_a_schedules_subject_written_down_each_time_is_a_dated_log_of_its_fields() -> None:

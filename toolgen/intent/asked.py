@@ -298,7 +298,7 @@ _EXAMPLE_HOSTS = re.compile(r"^(?:tags?|type|types|kinds?|category|categories|la
 # fed"), and its particle; a light verb ("went", "got") says nothing of its own, so the count stays times.
 _TIMES_DONE = re.compile(
     r"\s*(?:(?:i|we|he|she|they|you|it|(?:my|our|his|her|their|the) [a-z]+) )?"
-    r"(?P<v>[a-z]+ed|woke|ate|ran|fell|saw|drank|threw|swam|rode|wrote|read|slept|wept)\b"
+    r"(?P<v>[a-z]{2,}(?<!e)ed|woke|ate|ran|fell|saw|drank|threw|swam|rode|wrote|read|slept|wept)\b"
     r"(?: (?P<p>up|out|off|down|over|back)\b)?",
     re.IGNORECASE,
 )

@@ -484,7 +484,7 @@ def _counted_each_day(text: str) -> bool:
     """Whether a request asks how many of something each day or each time, worded for a log more than a list."""
     scores = shape_scores(text)
     counts = any(a["type"] in ("number", "integer") for a in asked(text))
-    daily = _DAILY.search(text) or _EACH_TIME_LOG.search(text)
+    daily = _DAILY.search(text) or _EACH_TIME_LOG.search(text) or _DOING_LOG.search(text)
     return bool(counts and daily and scores.get("log", 0.0) >= 1.0 and scores["log"] > scores.get("collection", 0.0))
 
 
@@ -612,15 +612,18 @@ def _of_subject(
     return _composed(text, lang, subject.id, "log" if _logged(text, subject) else subject.shape, score, rival)
 
 
-# Words that ask for a row each time something is done: a log, whatever the subject keeps otherwise.
-_EACH_TIME_LOG = re.compile(r"\b(?:logs?|diary|journal|each time|every time)\b|每次|打卡|日记|日志", re.IGNORECASE)
+# Words that ask for a row each time something is done: a log, whatever the subject keeps otherwise (of a schedule's
+# doing, "log" and "diary" too: a list's "freezer log" or "wine cellar log" is still the list).
+_EACH_TIME_LOG = re.compile(r"\b(?:each time|every time)\b|每次|打卡", re.IGNORECASE)
+_DOING_LOG = re.compile(r"\b(?:logs?|diary|journal)\b|日记|日志", re.IGNORECASE)
 
 
 def _logged(text: str, subject: Subject) -> bool:
     """Whether a request asks to write down each time of what its subject keeps as a list or a schedule ("a log of
     feeding my starter", "每次给猫驱虫"): a log of the subject's fields, dated, where its wording points at no list
     or schedule (no interval, nothing due) and says a row is each time."""
-    if subject.shape not in ("collection", "schedule") or not _EACH_TIME_LOG.search(text):
+    each_time = _EACH_TIME_LOG.search(text) or (subject.shape == "schedule" and _DOING_LOG.search(text))
+    if subject.shape not in ("collection", "schedule") or not each_time:
         return False
     scores = shape_scores(text)
     return scores.get("log", 0.0) >= 1.0 and not scores.get(subject.shape) and not every_days(text)

@@ -209,7 +209,7 @@ def per(text: str) -> str | None:
 
 _EVERYONES = re.compile(
     r"\b(?:(?:the |my |our )?(?:whole|entire) family|everyone in the (?:family|house)|each of us|all of us|"
-    r"(?:the |my |our )?family'?s|(?:wife|husband|partner|son|daughter|mum|mom|dad|parents)'s?\s+and\s+mine|"
+    r"(?:wife|husband|partner|son|daughter|mum|mom|dad|parents)'s?\s+and\s+mine|"
     r"mine and (?:my|the) (?:wife|husband|partner|kids|children)'s?)\b|"
     r"全家|一家人|家里人|家人的|家里每个人|每个人的|我们俩的",
     re.IGNORECASE,
@@ -284,6 +284,7 @@ _MEASURES = {  # a number written with its unit: which input it fills is read by
     "g": r"g|grams?|克",
     "min": r"mins?|minutes?|分钟",
     "m²": r"m²|m2|sq ?m|square met(?:er|re)s?|平方米|平米|平",
+    "mg/kg": r"mg ?(?:/|per|a|an) ?(?:kg|kilo(?:gram)?)|milligrams? (?:per|a) (?:kg|kilo(?:gram)?)",
     "mg": r"mg|milligrams?|毫克",
     "ml": r"ml|mls|millilit(?:er|re)s?|毫升",
 }
@@ -293,11 +294,17 @@ _MEASURE = re.compile(
 )
 
 
+_ZH_PER_KG = re.compile(r"(?:每|一)(?:公斤|千克|kg)\s*(\d+(?:\.\d+)?)\s*(?:毫克|mg)", re.IGNORECASE)
+
+
 @reader
 def measures(text: str) -> list[dict[str, Any]]:
     """The quantities written with their unit ("165cm, 70kg", "18平"), in order: ``{"value": 70.0, "unit": "kg"}``."""
     units = list(_MEASURES)
     found = []
+    for m in _ZH_PER_KG.finditer(text):  # "每公斤15毫克": mg per kg, said before its number
+        found.append({"value": float(m.group(1)), "unit": "mg/kg"})
+    text = _ZH_PER_KG.sub(" ", text)
     for m in _MEASURE.finditer(text):
         unit = next(units[k] for k in range(len(units)) if m.group(f"u{k}"))
         found.append({"value": float(m.group(1)), "unit": unit})
@@ -841,9 +848,9 @@ def breakdown(text: str) -> bool:
     return bool(_BREAKDOWN.search(text))
 
 
-_ROTA = re.compile(
-    r"\b(?:tak(?:e|es|ing) turns|whose turn|rota|roster|rotat(?:e|es|ing) (?:weekly|daily|monthly|every|each|between|"
-    r"among|through))\b|轮流|轮着|轮换|轮值|轮到谁|值日",
+ROTA_WORDS = re.compile(
+    r"\b(?:tak(?:e|es|ing) turns|whose turn|rota|roster|rotat(?:e|es|ing) (?:between|among) us)\b"
+    r"|轮流|轮着|轮换|轮值|轮到谁|值日",
     re.IGNORECASE,
 )
 
@@ -852,7 +859,7 @@ _ROTA = re.compile(
 def rota(text: str) -> bool:
     """Whether people take turns at what the request keeps ("take turns cooking", "每周轮换", "值日"): a rota, whose
     turn worked out by the date (rotating a mattress is no rota)."""
-    return bool(_ROTA.search(text))
+    return bool(ROTA_WORDS.search(text))
 
 
 @reader

@@ -93,8 +93,7 @@ def vocabulary(*programs: ToolProgram) -> list[str]:
     for program in programs:
         words += [program.title, program.name, *program.labels, *program.labels.values()]
         for name, setting in program.settings.items():  # what the tool keeps for the person and shows on its page
-            values = setting.value if isinstance(setting.value, list) else [setting.value]
-            words += [name, setting.label, *(v for v in values if isinstance(v, str))]  # its people ("Kid 1")
+            words += [name, setting.label]
         for name, entity in program.entities.items():
             words += [name, entity.label]
             for field_name, spec in entity.fields.items():

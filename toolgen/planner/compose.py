@@ -381,7 +381,8 @@ _FLAG = re.compile(r"\s*[(（]?\s*(?:y/n|yes/no|y or n|yes or no|是/否|是否)
 
 # Fields that already say whose a row is.
 _WHOSE = {"person", "family_member", "child", "kid", "member", "owner", "patient", "borrower", "recipient", "guest",
-          "full_name", "roommate", "student", "employee", "client", "name_of_person", "who"}  # fmt: skip
+          "full_name", "roommate", "student", "employee", "client", "name_of_person", "who", "holder", "assignee",
+          "whose", "owner_name", "traveller", "traveler", "passenger"}  # fmt: skip
 
 
 def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -> list[FieldDef]:
@@ -871,7 +872,7 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     # a list most of whose items are columns is what each row holds ("owner name, phone, breed"), all of it
     columns = set(listed) if sum(_a_column(i, subject) for i in listed) * 2 > len(listed) else set()
     people = {p.lower() for p in intent.slots.get("people") or []}  # a rota's people are whose turn, not chores
-    things = ((intent.slots.get("listed") if people else None) or intent.slots.get("enumerated")) or []
+    things = (intent.slots.get("listed") if people else intent.slots.get("enumerated")) or []
     for thing in [t for t in things if t.lower() not in people]:
         if (
             len(tasks) < 10
@@ -1297,7 +1298,10 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
         if value and name not in values and value.var not in {v.var for v in values.values()} and len(values) < 8:
             values[name] = value
         elif value is None and name not in values:
-            reads = [(api, series) for api in LOOKUP_APIS for series in (look.series, "daily", "current")]
+            # the same time as the first reads: its series, or the days when it reads days to come or tomorrow
+            ahead_days = bool(intent.slots.get("days_ahead")) or intent.slots.get("when") == "tomorrow"
+            order = ("daily", "current") if ahead_days else (look.series, "daily", "current")
+            reads = [(api, series) for api in LOOKUP_APIS for series in order]
             other = next((read for read in reads if read[0] != look.api and measure.value(*read)), None)
             if other is not None and len(elsewhere.get(other, {})) < 4:
                 elsewhere.setdefault(other, {})[name] = measure.value(*other)  # type: ignore[assignment]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolgen.intent.details import ROTA_WORDS as reads_rota_words
 from toolgen.intent.details import rota as reads_rota
 from toolgen.knowledge.base import FieldDef, Subject, Words, library, snake
 from toolgen.models import Intent
@@ -27,8 +28,17 @@ _TURN_FIELDS = {"assignee", "rotation", "roommate", "whose_turn", "turn"}
 
 
 def is_rota(subject: Subject | None, intent: Intent) -> bool:
-    """Whether a schedule is a rota: its subject is one, or the request has people take turns."""
-    return bool((subject and subject.rota) or intent.slots.get("rota"))
+    """Whether a schedule is a rota: the request has people take turns, or its subject is a rota's and the request
+    names or counts the people ("a chore chart for my three kids"; "my weekly chore schedule" is one person's)."""
+    people = intent.slots.get("people") or intent.slots.get("people_count")
+    return bool(intent.slots.get("rota") or (subject and subject.rota and people))
+
+
+def _duty(listed: str) -> str | None:
+    """A listed duty, without the rota's own words ("三个人轮流做饭": 做饭; "每周轮换" is none)."""
+    parts = reads_rota_words.split(listed)
+    duty = parts[-1].strip(" ，,、。的") if len(parts) > 1 else listed.strip()
+    return duty if duty and not reads_rota(duty) else None
 
 
 def people(intent: Intent) -> list[str]:
@@ -56,7 +66,7 @@ def rota(
     duty = subject.task.in_(lang) if subject and subject.task else None
     task = FieldDef(name="task", type="string", label=Words(en="Duty", zh="值日项目"), required=True, max_length=120)
     specs: dict[str, Any] = {
-        "task": field_spec(task, lang, **({"default": tasks[0]["task"] if tasks else duty} if tasks or duty else {})),
+        "task": field_spec(task, lang, **({"default": duty} if duty else {})),
         # who starts, by place in the names: renaming the people (a setting) keeps every row's turn
         "first": {
             "type": "integer",
@@ -76,8 +86,8 @@ def rota(
             "type": "integer",
             "label": "几天换一次" if zh else "Turn lasts (days)",
             "minimum": 1,
-            "maximum": 365,
-            "default": every,
+            "maximum": 3650,
+            "default": min(every, 3650),
             "required": True,
         },
     }
@@ -87,16 +97,19 @@ def rota(
     if "note" not in specs:
         specs["note"] = field_spec(lib.fields["note"], lang)
     now, after, change = _TURN.get(every, _ANY_TURN)
-    turns = "floor(days_since(start_date) / every_days) + first - 1"
+    # turns counted from the start (none before it: a rota starting next week is in its first turn till then)
+    turns = "floor(max(days_since(start_date), 0) / every_days) + first - 1"
     n = "max(count(people), 1)"
     computed = {
         "whose_turn": f"item(people, ({turns}) % {n})",
         "next_turn": f"item(people, ({turns} + 1) % {n})",
-        "turn_changes": "add_days(start_date, (floor(days_since(start_date) / every_days) + 1) * every_days)",
+        "turn_changes": "add_days(start_date, (floor(max(days_since(start_date), 0) / every_days) + 1) * every_days)",
     }
     labels = {name: (pair[1] if zh else pair[0]) for name, pair in zip(computed, (now, after, change), strict=True)}
     settings = {"people": {"label": "轮流的人（按顺序）" if zh else "Names, in turn", "value": who}}
+    duties = [{**t, "task": said} for t in tasks if (said := _duty(str(t["task"])))]
     seed = [
-        {"task": str(t["task"])[:120], "first": i % len(who) + 1, "every_days": every} for i, t in enumerate(tasks[:10])
+        {"task": t["task"][:120], "first": i % len(who) + 1, "every_days": min(int(t["every_days"]), 3650)}
+        for i, t in enumerate(duties[:10])
     ]
     return specs, {"computed": computed, "labels": labels}, settings, seed
