@@ -22,7 +22,7 @@ from toolgen.knowledge.fields import duplicates, known_type
 from toolgen.knowledge.gloss import asked_entry, asked_name, done_name, english
 from toolgen.models import Intent
 from toolgen.planner.common import Fact
-from toolgen.planner.rota import is_rota, rota
+from toolgen.planner.rota import is_rota, kept, rota
 
 RESERVED = {"id", "created_at", "updated_at"}
 
@@ -989,7 +989,14 @@ def _rota_program(
     """A schedule whose people take turns: each duty's turn worked out from the date (planner/rota.py)."""
     lang = intent.lang
     entity, plural, entity_label = _entity(subject, intent, Words(en="duty", zh="值日"))
-    specs, turns, settings, seed = rota(subject, intent, tasks, fields, every)
+    own, turns, settings, seed = rota(intent, tasks, every)
+    duty = subject.task.in_(lang) if subject and subject.task else None
+    task = FieldDef(name="task", type="string", label=Words(en="Duty", zh="值日项目"), required=True, max_length=120)
+    specs: dict[str, Any] = {"task": field_spec(task, lang, **({"default": duty} if duty else {})), **own}
+    for f in kept(fields):
+        specs.setdefault(snake(f.name), field_spec(f, lang))
+    if "note" not in specs:
+        specs["note"] = field_spec(library().fields["note"], lang)
     path = f"/{plural}"
     ops = [
         {

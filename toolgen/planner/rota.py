@@ -1,10 +1,11 @@
 """A rota: chores (or any duty) that people take turns at, whose turn worked out from the date.
 
-A schedule whose subject is a rota (a chore rota, dorm duty) or whose request has people take turns ("三个人轮流做
-饭，每周轮换", "rotates weekly") keeps one row per duty: who starts it, from which day, and how many days each turn
-lasts. The people are a setting, so a follow-up names them ("my flatmates are Ann, Ben and Cy") and every row
-follows; each duty's turn is computed on every read, so it rotates by the date with nothing to tick off. The
-duties the request lists are the first rows, each started by the next person, so no one has them all at once.
+A schedule whose request has people take turns ("三个人轮流做饭，每周轮换", "take turns", "whose turn"), or whose
+subject is a rota's (a chore rota, dorm duty) and whose request names or counts the people, keeps one row per duty:
+who starts it, from which day, and how many days each turn lasts. The people are a setting, so a follow-up names
+them ("my flatmates are Ann, Ben and Cy") and every row follows; each duty's turn is computed on every read, so it
+rotates by the date with nothing to tick off. The duties the request lists are the first rows, each started by the
+next person, so no one has them all at once. It imports nothing of the composer: the composer builds the rest.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from toolgen.intent.details import ROTA_WORDS as reads_rota_words
 from toolgen.intent.details import rota as reads_rota
-from toolgen.knowledge.base import FieldDef, Subject, Words, library, snake
+from toolgen.knowledge.base import FieldDef, Subject
 from toolgen.models import Intent
 
 # What a turn is called by how long it lasts: "Whose turn this week" (every 7 days), else by the day or the turn.
@@ -53,20 +54,22 @@ def people(intent: Intent) -> list[str]:
     return named
 
 
-def rota(
-    subject: Subject | None, intent: Intent, tasks: list[dict[str, Any]], fields: list[FieldDef], every: int
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
-    """A rota's fields, computed turns, settings and starting rows, in the request's language: ``tasks`` the duties
-    listed, ``fields`` the subject's and the request's own (a field saying whose turn is dropped: computed here)."""
-    from toolgen.planner.compose import field_spec
+def kept(fields: list[FieldDef]) -> list[FieldDef]:
+    """The subject's and the request's fields a rota keeps: not one saying whose turn it is, nor one restating the
+    rota ("几个人轮流做"), which the rota computes."""
+    return [
+        f for f in fields if f.name not in _TURN_FIELDS and not any(reads_rota(w) for w in (f.label.en, f.label.zh))
+    ]
 
-    lang, lib = intent.lang, library()
-    zh = lang == "zh"
+
+def rota(
+    intent: Intent, tasks: list[dict[str, Any]], every: int
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """A rota's own fields (who starts, from when, how long a turn lasts), computed turns, settings and starting rows,
+    in the request's language; ``tasks`` the duties listed."""
+    zh = intent.lang == "zh"
     who = people(intent)
-    duty = subject.task.in_(lang) if subject and subject.task else None
-    task = FieldDef(name="task", type="string", label=Words(en="Duty", zh="值日项目"), required=True, max_length=120)
     specs: dict[str, Any] = {
-        "task": field_spec(task, lang, **({"default": duty} if duty else {})),
         # who starts, by place in the names: renaming the people (a setting) keeps every row's turn
         "first": {
             "type": "integer",
@@ -91,11 +94,6 @@ def rota(
             "required": True,
         },
     }
-    for f in fields:  # a field that restates the rota ("几个人轮流做") is what the rota computes
-        if f.name not in _TURN_FIELDS and not any(reads_rota(w) for w in (f.label.en, f.label.zh)):
-            specs.setdefault(snake(f.name), field_spec(f, lang))
-    if "note" not in specs:
-        specs["note"] = field_spec(lib.fields["note"], lang)
     now, after, change = _TURN.get(every, _ANY_TURN)
     # turns counted from the start (none before it: a rota starting next week is in its first turn till then)
     turns = "floor(max(days_since(start_date), 0) / every_days) + first - 1"
