@@ -139,6 +139,9 @@ def test_head_count_includes_the_speaker():
     assert head_count("split rent between me and 3 roommates") == 4
     assert head_count("我和两个室友") == 3
     assert head_count("dinner for 5 people") == 5
+    assert head_count("a cottage for 2 adults and 3 kids") == 5  # both kinds counted
+    assert head_count("the flat between 4 of us, 2 people stayed only a week") == 4  # the two are of the four
+    assert head_count("a rota for three flatmates") == 3
 
 
 def test_amounts_skip_rates_terms_and_dates():

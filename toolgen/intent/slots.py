@@ -231,14 +231,19 @@ _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7
 @reader
 def find_people_count(text: str) -> int | None:
     """How many people share something ("4 people", "three of us", "五个人")."""
-    counted = re.findall(
-        r"(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(people|persons|friends|of us|ways|adults|"
-        r"(?:room|flat|house)mates|kids|children|siblings|colleagues|coworkers|members)\b",
+    number = r"(\d+|two|three|four|five|six|seven|eight|nine|ten)"
+    both = re.search(rf"{number}\s+adults?\s*(?:and|\+|&|,)\s*{number}\s+(?:kids?|children|child)\b", text, re.I)
+    if both:  # "2 adults and 3 kids": five (but "6 of us, 2 only stayed 3 nights" is six)
+        return sum(int(n) if n.isdigit() else _COUNT_WORDS[n.lower()] for n in both.groups())
+    m = re.search(
+        rf"{number}\s+(people|persons|friends|of us|ways|(?:room|flat|house)mates|kids|children|siblings|colleagues|"
+        r"coworkers|members)\b",
         text,
         re.I,
     )
-    if counted:  # "2 adults and 3 kids": five
-        return sum(int(n) if n.isdigit() else _COUNT_WORDS[n.lower()] for n, _ in counted)
+    if m:
+        token = m.group(1).lower()
+        return int(token) if token.isdigit() else _COUNT_WORDS[token]
     m = re.search(r"([0-9]+|[两二三四五六七八九十])\s*(个人|人|位)", text)
     if m:
         return _zh_number(m.group(1))
