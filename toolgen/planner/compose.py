@@ -675,6 +675,27 @@ def _change_ops(
     ]
 
 
+def _add_and_list(
+    entity: str,
+    plural: str,
+    lang: str,
+    add: tuple[str, str],
+    listing: tuple[str, str],
+    sort: str,
+    computed: dict[str, str],
+    **create: Any,
+) -> list[dict[str, Any]]:
+    """The create and list operations of ``entity`` at /``plural`` (the list with its ``computed`` figures, sorted by
+    ``sort``); ``create`` adds to the create (its derived fields and constants)."""
+    path = f"/{plural}"
+    return [
+        {"id": _camel("add", entity), "kind": "create", "path": path, "entity": entity, **create,
+         "summary": _say(lang, *add)},
+        {"id": _camel("list", plural), "kind": "list", "path": path, "entity": entity, "sort": sort,
+         "computed": computed, "summary": _say(lang, *listing)},
+    ]  # fmt: skip
+
+
 def _say(lang: str, en: str, zh: str) -> str:
     return (zh if lang == "zh" else en)[:300]
 
@@ -917,23 +938,16 @@ def _schedule(subject: Subject | None, intent: Intent, fact: Fact, c: Compositio
     }
     path = f"/{plural}"
     ops = [
-        {
-            "id": _camel("add", entity),
-            "kind": "create",
-            "path": path,
-            "entity": entity,
+        *_add_and_list(
+            entity,
+            plural,
+            lang,
+            ("Add a recurring task", "添加定期事项"),
+            ("Tasks, soonest due first", "按到期先后列出"),
+            "due_in_days",
+            computed,
             **({"derive": derive, "constants": constants} if derive else {}),
-            "summary": _say(lang, "Add a recurring task", "添加定期事项"),
-        },
-        {
-            "id": _camel("list", plural),
-            "kind": "list",
-            "path": path,
-            "entity": entity,
-            "sort": "due_in_days",
-            "computed": computed,
-            "summary": _say(lang, "Tasks, soonest due first", "按到期先后列出"),
-        },
+        ),
         {
             "id": "dueNow",
             "kind": "list",
@@ -999,22 +1013,15 @@ def _rota_program(
         specs["note"] = field_spec(library().fields["note"], lang)
     path = f"/{plural}"
     ops = [
-        {
-            "id": _camel("add", entity),
-            "kind": "create",
-            "path": path,
-            "entity": entity,
-            "summary": _say(lang, "Add a duty to the rota", "添加轮值项目"),
-        },
-        {
-            "id": _camel("list", plural),
-            "kind": "list",
-            "path": path,
-            "entity": entity,
-            "sort": "task",
-            "computed": turns["computed"],
-            "summary": _say(lang, "Each duty and whose turn it is now", "每项值日现在轮到谁"),
-        },
+        *_add_and_list(
+            entity,
+            plural,
+            lang,
+            ("Add a duty to the rota", "添加轮值项目"),
+            ("Each duty and whose turn it is now", "每项值日现在轮到谁"),
+            "task",
+            turns["computed"],
+        ),
         *_change_ops(
             entity,
             path,
