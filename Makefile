@@ -58,6 +58,12 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
+	@# a Chinese page's screenshots need a font with its characters (without one they are boxes)
+	@fc-list :lang=zh 2>/dev/null | grep -q . || { \
+	  echo "installing Noto CJK fonts for Chinese pages in the browser"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-cjk; }
 
 sam: $(SAM_STAMP)
 

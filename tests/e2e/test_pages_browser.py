@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.conftest import ROOT, Server, aws_client, generate, http, open_tool, until
+from tests.e2e.conftest import ROOT, Server, Watched, aws_client, generate, http, open_tool, until
 from tests.helpers import ARCHETYPE_PROMPTS, COMPOSED_PROMPTS
 from toolgen.ui.render import templates_dir
 from toolgen.ui.theme import tokens
@@ -294,3 +294,33 @@ def test_a_rejected_banner_goes_and_does_not_come_back(server, watched):
     page.wait_for_timeout(1000)
     assert page.locator("#suggestion").count() == 0
     assert not watched.errors and not watched.dialogs, (watched.errors, watched.dialogs)
+
+
+def test_a_rota_shows_whose_turn_on_a_phone_in_chinese_and_dark(server, browser):
+    # given a Chinese rota for four, opened on a 390 px phone in dark mode
+    job = make(server, "宿舍四个人轮流值日：扫地、拖地、擦桌子", "pg-rota")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = open_tool(Watched(context.new_page()), job["ui_url"], server.token("pg-rota"))
+    until(page, "document.querySelectorAll('tbody tr').length >= 3")  # the listed duties, stored as it was made
+    # then each duty shows whose turn it is, the people by the names the rota gave them, in Chinese, with no
+    # horizontal scroll and the form to add a duty on the page
+    shown = page.locator("main").inner_text()
+    assert "本周轮到" in shown and "成员1" in shown and "成员2" in shown, shown
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert page.locator("form[data-form=create]").count() == 1
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "rota-zh-390-dark.png"), full_page=True)
+    context.close()
+
+
+def test_a_lookup_reading_two_apis_shows_both_on_a_phone(server, browser):
+    # given a surf check asked for the wind its marine source lacks, on a 390 px phone
+    job = make(server, "surf check for Lisbon this week: swell height, and the wind", "pg-surf")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="light")
+    page = open_tool(Watched(context.new_page()), job["ui_url"], server.token("pg-surf"))
+    # then both sources' figures load, one section each, with no error and no horizontal scroll
+    until(page, "document.body.innerText.includes('Wind') && !document.querySelector('.loading')")
+    assert not page.locator(".widget-error").count(), page.locator(".widget-error").all_inner_texts()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.screenshot(path=str(SHOTS / "surf-two-apis-390.png"), full_page=True)
+    context.close()
