@@ -380,9 +380,11 @@ _FLAG = re.compile(r"\s*[(（]?\s*(?:y/n|yes/no|y or n|yes or no|是/否|是否)
 
 
 # Fields that already say whose a row is.
-_WHOSE = {"person", "family_member", "child", "kid", "member", "owner", "patient", "borrower", "recipient", "guest",
-          "full_name", "roommate", "student", "employee", "client", "name_of_person", "who", "holder", "assignee",
-          "whose", "owner_name", "traveller", "traveler", "passenger"}  # fmt: skip
+WHOSE_FIELDS = {
+    "person", "family_member", "child", "kid", "member", "owner", "patient", "borrower", "recipient", "guest",
+    "full_name", "roommate", "student", "employee", "client", "name_of_person", "who", "holder", "assignee", "whose",
+    "owner_name", "traveller", "traveler", "passenger",
+}  # fmt: skip
 
 
 def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -> list[FieldDef]:
@@ -400,7 +402,7 @@ def _grouping_and_scale(intent: Intent, own: list[FieldDef], names: list[str]) -
             label = Words(en=english_name.capitalize(), zh=group)
             fields.append(FieldDef(name=snake(english_name), type="string", label=label, max_length=80))
     # a household's things, each someone's ("passports for the whole family"), say whose, where the tool does not
-    if intent.slots.get("everyones") and not taken & _WHOSE and "person" not in names:
+    if intent.slots.get("everyones") and not taken & WHOSE_FIELDS and "person" not in names:
         fields.append(library().fields["person"].model_copy(update={"required": False}))
     bounds = intent.slots.get("scale")
     rated = any(_rating(f) for f in own)
