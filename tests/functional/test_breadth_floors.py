@@ -14,10 +14,10 @@ from toolgen.planner import breadth
 
 FLOORS = {
     "dev": 110, "holdout": 98, "dev2": 139, "dev3": 101, "dev4": 114, "fresh": 139, "fresh2": 141, "fresh3": 138,
-    "fresh4": 142, "fresh5": 132, "fresh6": 135, "fresh7": 125, "model1": 131, "blind2": 141, "blind3": 144,
+    "fresh4": 142, "fresh5": 132, "fresh6": 135, "fresh7": 126, "model1": 131, "blind2": 141, "blind3": 144,
     "blind4": 128, "blind5": 127, "blind6": 135, "blind7": 129, "blind8": 135,
-    "blind9": 129, "blind10": 126, "blind11": 121, "blind12": 122, "blind13": 116,
-    "blind14": 109, "blind15": 110,
+    "blind9": 129, "blind10": 126, "blind11": 121, "blind12": 123, "blind13": 116,
+    "blind14": 110, "blind15": 110,
 }  # fmt: skip
 # dev2 was 140 before the knowledge base grew from 462 to 2,049 subjects and the learned choice became complement naive
 # Bayes (2026-12-06): one request, a gpa calculator over classes with credit hours, is now read as the percentage-to-gpa
@@ -140,9 +140,6 @@ FLOORS = {
 # A review's mends: a travel document's holder already says whose it is (no person besides: blind13 116, blind2 141,
 # blind9 129, fresh 139, the five family document lists that fit by the second field), and the judge no longer reads a
 # setting's values (a rota's placeholder people, "Kid 1", are the tool's guess, not a field: blind11 121).
-# The dose calculator's names that were blind requests' own words ("dose by weight", "ibuprofen dose", "paracetamol
-# dose") are gone, a rule written for their sentences: blind12 122, blind14 109, fresh7 125; the subject stays, named
-# in words of its own ("weight-based dose", "mg per kg", "dosage calculator").
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))
