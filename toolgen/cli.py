@@ -34,16 +34,19 @@ def _account_concurrency(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from toolgen.local.serve import serve
+    from toolgen.local.serve import exit_now, serve
 
-    return serve(
-        host=args.host,
-        port=args.port,
-        secret=auth.local_secret(),
-        verbose=args.verbose,
-        account_concurrency=args.account_concurrency,
-        ephemeral=args.ephemeral,
+    exit_now(
+        serve(
+            host=args.host,
+            port=args.port,
+            secret=auth.local_secret(),
+            verbose=args.verbose,
+            account_concurrency=args.account_concurrency,
+            ephemeral=args.ephemeral,
+        )
     )
+    return 0  # not reached
 
 
 def cmd_token(args: argparse.Namespace) -> int:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import platform as platform_module
 import signal
 import subprocess
 import sys
@@ -161,3 +163,26 @@ def test_kill_9_mid_job_leaves_no_function_process_and_doctor_explains_the_stale
             assert not (server.home / "serve.json").exists()
     finally:
         fake.stop()
+
+
+def _tgkill(pid: int, tid: int, signum: int) -> None:
+    """Send a signal to one thread of another process, as the kernel does when it picks that thread for a
+    process-directed signal (the syscall's number is the architecture's)."""
+    number = {"x86_64": 234, "aarch64": 131}[platform_module.machine()]
+    assert ctypes.CDLL(None, use_errno=True).syscall(number, pid, tid, signum) == 0, os.strerror(ctypes.get_errno())
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_taken_by_a_thread_other_than_the_main_one_still_stops_serve(tmp_path, signum):
+    # given a running platform, its threads (the emulator, the gateway, the pollers) started
+    with running_server(tmp_path, {}) as server:
+        others = sorted(int(t.name) for t in Path(f"/proc/{server.pid}/task").iterdir() if int(t.name) != server.pid)
+        assert len(others) >= 3 and (server.home / "serve.json").exists()
+        # when the stop signal lands on one of them rather than on the main thread
+        _tgkill(server.pid, others[-1], signum)
+        # then serve stops by itself within seconds (and running_server's exit checks it ended with status 0)
+        deadline = time.monotonic() + 20
+        while _alive({server.pid}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive({server.pid}), "serve never acted on the signal"
+        assert not (server.home / "serve.json").exists()  # it stopped through its own handler

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import json
 import logging
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +47,8 @@ PASSTHROUGH = (
 PASSTHROUGH_PREFIXES = ("MEMORY_",)  # recall's settings and the fact checker (toolgen/memory/scoring.py)
 STATE_DIR = "state"  # the journal of every write (toolgen/local/journal.py), unless --ephemeral
 STATE_FILE = "serve.json"  # where a running platform says where it is, for operator commands (toolgen doctor)
+SIGNAL_POLL_S = 0.2  # how soon a signal delivered to another thread is acted on
+STOP_GRACE_S = 30.0  # a stop that takes longer prints every thread's stack and ends the process (exit status 1)
 
 
 class LocalPlatform:
@@ -256,7 +261,22 @@ def serve(
     try:
         platform.start()
         print(f"toolgen serving on {platform.url}  (AWS emulator: {platform.emulator.endpoint})", flush=True)
-        stop.wait()
+        # Waited in slices: a signal the kernel hands to another thread only sets a flag, which the main thread
+        # acts on when it wakes; an endless wait would never wake and SIGTERM would go unanswered.
+        while not stop.wait(SIGNAL_POLL_S):
+            pass
     finally:
+        # A stop never hangs: past its grace every thread's stack goes to stderr and the process ends.
+        faulthandler.dump_traceback_later(STOP_GRACE_S, exit=True)
         platform.stop()
     return 0
+
+
+def exit_now(code: int) -> None:
+    """End the process once the platform has stopped (its journal closed): without waiting for the interpreter to
+    tear down moto's backends (seconds) or for a thread that outlived its platform."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
