@@ -44,6 +44,23 @@ def test_created_rows_are_listed_and_aggregated(runs):
     assert stats["metrics"]["pace_min_per_km"] == round(51 / 8.5, 2)
 
 
+def test_a_days_rows_are_listed_newest_first_by_their_time_too():
+    # given three readings, a day's morning made before its evening (ties kept the order they were made in)
+    app = app_for("log my blood pressure readings morning and evening")
+    for day, time, high in [("2026-12-04", "08:00", 132), ("2026-12-05", "08:00", 128), ("2026-12-04", "20:00", 124)]:
+        assert (
+            call(app, "POST", "/readings", body={"date": day, "time": time, "systolic": high, "diastolic": 80})[0]
+            == 201
+        )
+    # then the list is newest first by date and time, whatever order they were made in
+    listed = call(app, "GET", "/readings")[1]["items"]
+    assert [(r["date"], r["time"]) for r in listed] == [
+        ("2026-12-05", "08:00"),
+        ("2026-12-04", "20:00"),
+        ("2026-12-04", "08:00"),
+    ]
+
+
 def test_missing_token_is_401_and_another_persons_token_is_403(runs):
     event = tool_event("GET", "/runs", token="x")
     event["headers"].pop("authorization")

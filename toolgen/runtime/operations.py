@@ -131,9 +131,13 @@ def list_rows(
             for r in items
         ]
     items = [r for r in items if expressions.row_matches(op.where, r, names, today=today, fields=fields)]
-    present = sorted(
-        (r for r in items if r.get(name) is not None), key=_sort_key(name, entity.fields.get(name)), reverse=reverse
-    )
+    key = _sort_key(name, entity.fields.get(name))
+    spec = entity.fields.get(name)
+    clock = next((n for n, s in fields.items() if s.type == "time"), None) if spec and spec.type == "date" else None
+    if clock:  # a day's rows by their time too: the evening's reading above the morning's, newest first
+        by_day = key
+        key = lambda r: (by_day(r), r.get(clock) or "")  # noqa: E731
+    present = sorted((r for r in items if r.get(name) is not None), key=key, reverse=reverse)
     return {"items": present + [r for r in items if r.get(name) is None], "next": following}
 
 
