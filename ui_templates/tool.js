@@ -325,23 +325,31 @@
     box.appendChild(el("table", { class: "series" }, [el("thead", {}, [head]), el("tbody", {}, body)]));
   }
 
-  function statsWidget(op) {
+  // An aggregate's figures. With ``headline`` (the few names the page shows first, toolgen/ui/layout.py) those go in
+  // the returned box as cards and every other figure in ``rest`` (inside the page's "All figures"), one read for both;
+  // with ``headline`` empty, every figure goes in the box as a table (an operation inside "All figures").
+  function statsWidget(op, headline, rest) {
     const box = el("div", { class: "stats", "data-op": op.id, "aria-live": "polite", "aria-label": op.summary || op.id });
     const query = {};
+    const card = (k, v) => el("div", { class: "stat", "data-metric": k }, [el("b", { text: show(v) }), el("span", { text: metricName(k) })]);
     const refresh = loader(box, async () => {
       const data = await call("GET", op.path, undefined, query);
       box.replaceChildren();
+      if (rest) rest.replaceChildren();
       if (data.series) {
         drawSeries(box, op, data.series);
       } else if (data.groups) {
-        if (!data.groups.length) box.appendChild(el("p", { class: "empty", text: L.empty }));
-        for (const g of data.groups) {
-          const parts = Object.entries(g.metrics).map(([k, v]) => metricName(k) + " " + show(v));
-          box.appendChild(el("div", { class: "stat" }, [el("b", { text: groupKey(op, g.key) }), el("span", { text: parts.join(" · ") })]));
-        }
+        drawGroups(box, op, data.groups);
       } else {
-        for (const [k, v] of Object.entries(data.metrics || data)) {
-          box.appendChild(el("div", { class: "stat", "data-metric": k }, [el("b", { text: show(v) }), el("span", { text: metricName(k) })]));
+        const figures = Object.entries(data.metrics || data);
+        if (headline && !headline.length) {
+          box.appendChild(figureTable(figures));
+        } else {
+          const first = headline ? figures.filter(([k]) => headline.includes(k)) : figures;
+          first.sort(([a], [b]) => (headline || []).indexOf(a) - (headline || []).indexOf(b));
+          box.append(...first.map(([k, v]) => card(k, v)));
+          const others = figures.filter(([k]) => !first.some(([f]) => f === k));
+          if (rest && others.length) rest.appendChild(figureTable(others));
         }
       }
       if (data.newest) box.appendChild(el("p", { class: "note", text: L.newest.replace("{n}", String(data.newest)) }));
@@ -350,25 +358,55 @@
     return [...queryForm(op, query, refresh), box];
   }
 
-  // A series (a date field and a number field): the last 14 days with data, as bars drawn here in SVG.
-  function seriesOf(entity) {
-    const names = Object.entries(entity.fields);
-    const date = names.find(([, s]) => s.type === "date");
-    const number = names.find(([, s]) => (s.type === "number" || s.type === "integer") && !s.enum);
-    return date && number ? { date: date[0], value: number[0], label: number[1].label || number[0] } : null;
+  // Figures as a two-column table: its name, its value (a card each would fill a phone).
+  function figureTable(figures) {
+    const body = figures.map(([k, v]) => el("tr", { "data-metric": k }, [el("th", { scope: "row", text: metricName(k) }), el("td", { text: show(v) })]));
+    return el("table", { class: "figures" }, [el("tbody", {}, body)]);
+  }
+
+  // Each group's figures (a day, a category) as a row of one table, its key first.
+  function drawGroups(box, op, groups) {
+    if (!groups.length) {
+      box.appendChild(el("p", { class: "empty", text: L.empty }));
+      return;
+    }
+    const names = Object.keys(groups[0].metrics);
+    const head = el("tr", {}, [el("th", { scope: "col" }), ...names.map((k) => el("th", { scope: "col", text: metricName(k) }))]);
+    // the key is a value of the rows (a day, a category), not a label: a cell of its own, first
+    const body = groups.map((g) => el("tr", {}, [el("td", { class: "key", text: groupKey(op, g.key) }), ...names.map((k) => el("td", { text: show(g.metrics[k]) }))]));
+    box.appendChild(el("div", { class: "table-wrap" }, [el("table", { class: "series" }, [el("thead", {}, [head]), el("tbody", {}, body)])]));
+  }
+
+  // The chart an entity's rows call for (toolgen/ui/layout.py): a field some figure sums is a bar per day, the last
+  // 14 days with rows; the fields its figures average (a blood pressure) are lines with a point per reading, the
+  // latest 30, never added up.
+  function seriesOf(entity, name) {
+    const view = (config.views || {})[name];
+    const chart = view && view.chart;
+    if (!chart) return null;
+    const label = chart.values.map((f) => (entity.fields[f] || {}).label || f);
+    return { ...chart, label: chart.how === "line" && label.length > 1 ? joinLabels(label) : label[0] };
+  }
+
+  // "Systolic (mmHg)" and "Diastolic (mmHg)": "Systolic, Diastolic (mmHg)"
+  function joinLabels(labels) {
+    const unit = labels[0].match(/\s*[(（][^)）]+[)）]\s*$/);
+    const bare = labels.map((l) => (unit ? l.replace(unit[0], "") : l));
+    return bare.join(config.lang === "zh" ? "、" : ", ") + (unit ? unit[0] : "");
   }
 
   function drawChart(box, series, items) {
+    box.replaceChildren();
+    if (series.how === "line") return drawReadings(box, series, items);
     const sums = new Map();
     for (const row of items) {
       const day = row[series.date];
-      const v = Number(row[series.value]);
-      if (day && !Number.isNaN(v)) sums.set(day, (sums.get(day) || 0) + v);
+      const v = Number(row[series.values[0]]);
+      if (day && row[series.values[0]] !== null && !Number.isNaN(v)) sums.set(day, (sums.get(day) || 0) + v);
     }
     const days = [...sums.keys()].sort().slice(-14);
-    box.replaceChildren();
     if (!days.length) return;
-    const w = 600, h = 160, pad = 24, gap = 6;
+    const w = 600, h = 200, pad = 30, gap = 6;  // labels at 20 units: about 13 px on a 390 px phone
     const max = Math.max(...days.map((d) => sums.get(d)), 1);
     const bw = Math.min(48, (w - 2 * pad) / days.length - gap);
     const title = L.chart.replace("{label}", series.label);
@@ -380,8 +418,57 @@
       const bh = Math.max(2, ((h - 2 * pad) * v) / max);
       const x = pad + i * (bw + gap) + gap / 2;
       chart.appendChild(svg("rect", { class: "bar", x, y: h - pad - bh, width: Math.max(bw, 2), height: bh, rx: 3 }));
-      chart.appendChild(svg("text", { x: x + bw / 2, y: h - pad - bh - 4, "text-anchor": "middle" }, show(v)));
-      chart.appendChild(svg("text", { x: x + bw / 2, y: h - 8, "text-anchor": "middle" }, day.slice(5)));
+      if (days.length <= 10) chart.appendChild(svg("text", { x: x + bw / 2, y: h - pad - bh - 6, "text-anchor": "middle", class: "big" }, show(v)));
+      if (days.length <= 7 || (days.length - 1 - i) % 2 === 0) {  // every other day, the latest always
+        chart.appendChild(svg("text", { x: x + bw / 2, y: h - 6, "text-anchor": "middle", class: "big" }, shortDay(day)));
+      }
+    });
+    box.appendChild(el("h3", { text: title }));
+    box.appendChild(chart);
+  }
+
+  function shortDay(day) {
+    const m = String(day).match(/^\d{4}-(\d{2})-(\d{2})/);
+    return m ? `${Number(m[1])}/${Number(m[2])}` : String(day);
+  }
+
+  function drawReadings(box, series, items) {
+    const when = (row) => String(row[series.date] || "") + " " + String((series.time && row[series.time]) || "");
+    const rows = items.filter((row) => row[series.date] && series.values.some((f) => row[f] !== null && row[f] !== undefined && !Number.isNaN(Number(row[f]))));
+    rows.sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : 0));
+    const shown = rows.slice(-30);
+    if (!shown.length) return;
+    const values = shown.flatMap((row) => series.values.filter((f) => row[f] !== null && row[f] !== undefined).map((f) => Number(row[f])))
+      .filter((v) => !Number.isNaN(v));
+    const w = 600, h = 220, pad = 34;
+    let lo = Math.min(...values), hi = Math.max(...values);
+    const margin = Math.max((hi - lo) * 0.15, Math.abs(hi) * 0.02, 1);
+    lo -= margin;
+    hi += margin;
+    const title = L.readings_chart.replace("{label}", series.label);
+    const chart = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title });
+    chart.appendChild(svg("title", {}, title));
+    chart.appendChild(svg("line", { class: "axis", x1: pad, y1: h - pad, x2: w - pad, y2: h - pad }));
+    const step = shown.length > 1 ? (w - 2 * pad) / (shown.length - 1) : 0;
+    const x = (i) => (shown.length > 1 ? pad + i * step : w / 2);
+    const y = (v) => h - pad - ((h - 2 * pad) * (v - lo)) / (hi - lo);
+    series.values.forEach((f, k) => {
+      const points = [];
+      shown.forEach((row, i) => {
+        const v = Number(row[f]);
+        if (row[f] === null || row[f] === undefined || Number.isNaN(v)) return;
+        points.push(`${x(i)},${y(v)}`);
+        chart.appendChild(svg("circle", { class: `point s${k}`, cx: x(i), cy: y(v), r: 4, "data-value": String(v) }));
+        if (shown.length <= 10) chart.appendChild(svg("text", { x: x(i), y: y(v) - 9, "text-anchor": "middle", class: "big" }, show(v)));
+      });
+      if (points.length > 1) chart.insertBefore(svg("polyline", { class: `line s${k}`, points: points.join(" "), fill: "none" }), chart.children[2] || null);
+    });
+    let last = "";
+    shown.forEach((row, i) => {  // each day once, under its first reading
+      const day = String(row[series.date]);
+      if (day === last || (shown.length > 8 && i % Math.ceil(shown.length / 6) !== 0)) return;
+      last = day;
+      chart.appendChild(svg("text", { x: x(i), y: h - 6, "text-anchor": "middle", class: "big" }, shortDay(day)));
     });
     box.appendChild(el("h3", { text: title }));
     box.appendChild(chart);
@@ -391,7 +478,7 @@
     const fields = entity.fields;
     const del = ops.find((o) => o.kind === "delete" && o.entity === op.entity);
     const upd = ops.find((o) => o.kind === "update" && o.entity === op.entity);
-    const series = seriesOf(entity);
+    const series = seriesOf(entity, op.entity);
     const chartBox = series ? el("div", { class: "chart", "data-chart": op.id }) : null;
     const wrap = el("div", { class: "table-wrap", "data-op": op.id, "aria-live": "polite" });
     const computed = Object.keys(op.computed || {});
@@ -477,7 +564,7 @@
       for (const name of computed) head.appendChild(el("th", { scope: "col", text: metricName(name) }));
       if (upd || del) head.appendChild(el("th", { scope: "col" }, [el("span", { class: "sr-only", text: L.actions })]));
       const body = el("tbody", {}, data.items.map(row));
-      wrap.appendChild(el("table", {}, [el("thead", {}, [head]), body]));
+      wrap.appendChild(el("table", { "data-rows": op.entity }, [el("thead", {}, [head]), body]));
       more(body, [...data.items], data.next);
     });
     refreshers.push(refresh);
@@ -548,11 +635,14 @@
     return el("section", { class: "card" }, [el("h2", { text: title }), ...children]);
   }
 
+  // An entity's section, the action first: the form to add a row, the few figures that matter (the headline of its
+  // figures over every row, toolgen/ui/layout.py), its chart and rows; every other figure behind "All figures",
+  // each operation's under its own heading.
   function build() {
     const ops = config.operations;
     for (const [name, entity] of Object.entries(config.entities)) {
       const parts = [];
-      for (const op of ops.filter((o) => o.entity === name && o.kind === "aggregate")) parts.push(...statsWidget(op));
+      const view = (config.views || {})[name] || {};
       const create = ops.find((o) => o.entity === name && o.kind === "create");
       if (create) {
         parts.push(formWidget("create", entity.fields, L.add, async (values, form) => {
@@ -562,7 +652,22 @@
           await refreshAll();
         }));
       }
+      const aggregates = ops.filter((o) => o.entity === name && o.kind === "aggregate");
+      const more = el("details", { class: "figures", "data-figures": name }, [el("summary", { text: L.all_figures })]);
+      for (const op of aggregates) {
+        if (op.id === view.headline_op && (view.headline || []).length) {
+          const rest = el("div", { "data-op-rest": op.id });
+          parts.push(...statsWidget(op, view.headline, rest));
+          // its figures the headline does not show, under its heading (none: no heading either)
+          if (view.rest) {
+            more.appendChild(el("div", { class: "figure-group" }, [el("h3", { text: op.summary || op.id }), rest]));
+          }
+        } else {
+          more.appendChild(el("div", { class: "figure-group" }, [el("h3", { text: op.summary || op.id }), ...statsWidget(op, [])]));
+        }
+      }
       for (const op of ops.filter((o) => o.entity === name && o.kind === "list")) parts.push(...tableWidget(op, entity, ops));
+      if (more.children.length > 1) parts.push(more);
       widgets.appendChild(section(entity.label || name, parts));
     }
     for (const op of ops.filter((o) => o.kind === "compute")) widgets.appendChild(section(op.summary || op.id, computeWidget(op)));

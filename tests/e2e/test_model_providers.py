@@ -123,8 +123,8 @@ def test_the_models_constructs_show_on_the_page(compatible, watched):
     until(page, "document.querySelector('[data-output=shares]')?.textContent.includes('2000, 2000, 2500')")
     # the meters: the kWh used since the reading before, and a weekly series drawn as a chart
     page = open_tool(watched, meters["ui_url"], token)
-    until(page, "document.querySelectorAll('.table-wrap tbody tr').length === 3")
-    cells = page.locator(".table-wrap tbody tr").first.locator("td").all_inner_texts()
+    until(page, "document.querySelectorAll('[data-rows] tbody tr').length === 3")
+    cells = page.locator("[data-rows] tbody tr").first.locator("td").all_inner_texts()
     assert "20" in cells  # 150 - 130, the newest first
     assert page.locator(".stats svg[role=img]").count() == 1
     assert page.locator(".stats [data-period]").count() >= 3
@@ -190,11 +190,11 @@ def test_a_range_filter_typed_on_the_page_narrows_its_list(compatible, watched):
     job = generate(server, "my board games with how many can play, filter by players", "gil")
     assert job["status"] == "succeeded", job
     page = open_tool(watched, job["ui_url"], server.token("gil"))
-    until(page, "document.querySelectorAll('.table-wrap tbody tr').length === 3")
+    until(page, "document.querySelectorAll('[data-rows] tbody tr').length === 3")
     assert "Games for four" in page.locator(".stats").inner_text() and "2" in page.locator(".stats").inner_text()
     form = page.locator("form[data-form=query]")
     form.locator("input[name=players]").fill("6")
     form.locator("button[type=submit]").click()
-    until(page, "document.querySelectorAll('.table-wrap tbody tr').length === 1")
-    assert page.locator(".table-wrap tbody tr").first.inner_text().startswith("Codenames")
+    until(page, "document.querySelectorAll('[data-rows] tbody tr').length === 1")
+    assert page.locator("[data-rows] tbody tr").first.inner_text().startswith("Codenames")
     assert watched.errors == [], watched.errors

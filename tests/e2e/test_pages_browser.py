@@ -49,7 +49,7 @@ def fill_required(form) -> None:
 
 
 def rows(page: Page) -> int:
-    return page.locator("tbody tr").count()
+    return page.locator("[data-rows] tbody tr").count()
 
 
 @pytest.mark.parametrize("archetype", sorted(ARCHETYPE_PROMPTS))
@@ -64,6 +64,7 @@ def test_every_composed_tools_page_round_trips_data_in_both_modes(server, watche
         page.reload()
         page.wait_for_selector("body[data-ready=true]")
         until(page, "!document.querySelector('.loading')")
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")  # every figure
         shown = page.locator("main").inner_text()
         raw = re.findall(r"\b[a-z]+(?:_[a-z]+)+\b", shown)
         assert not raw, raw
@@ -83,7 +84,7 @@ def round_trip(server, watched, archetype: str, prompt: str) -> Page:
         before = rows(page)
         fill_required(create.first)
         create.first.locator("button[type=submit]").click()
-        until(page, f"document.querySelectorAll('tbody tr').length > {before}")
+        until(page, f"document.querySelectorAll('[data-rows] tbody tr').length > {before}")
     elif compute.count():
         fill_required(compute.first)
         compute.first.locator("button[type=submit]").click()
@@ -114,9 +115,11 @@ def test_a_new_run_shows_in_the_table_the_stats_and_the_chart(server, watched):
     form.get_by_label("Distance (km)").fill("5.2")
     form.get_by_label("Minutes").fill("29")
     form.locator("button[type=submit]").click()
-    page.wait_for_selector("tbody tr")
-    assert "5.20" in page.locator("tbody tr").first.inner_text()
-    until(page, "document.querySelector('[data-metric=runs] b').textContent === '1'")
+    page.wait_for_selector("[data-rows] tbody tr")
+    assert "5.20" in page.locator("[data-rows] tbody tr").first.inner_text()
+    # a run log leads with its weekly goal: the count of runs is among all the figures
+    until(page, "document.querySelector('tr[data-metric=runs] td').textContent === '1'")
+    assert page.locator("section.card > .stats [data-metric=distance] b").inner_text() == "5.20"
     assert page.locator(".chart rect.bar").count() == 1
     assert page.locator("#status").inner_text() == "Saved."
     assert not watched.errors
@@ -131,12 +134,12 @@ def test_a_list_longer_than_a_page_shows_more_and_fetches_the_rest(server, watch
         assert http("POST", job["tool_url"].rstrip("/") + "/runs", token=token, body=run).status == 201
     # when the page opens, it shows the first page and a "More" button
     page = open_tool(watched, job["ui_url"], token)
-    until(page, "document.querySelectorAll('tbody tr').length === 100")
+    until(page, "document.querySelectorAll('[data-rows] tbody tr').length === 100")
     more = page.locator("button[data-more]")
     assert more.inner_text() == "More"
     # then "More" adds the rest below, and goes away once there is nothing more
     more.click()
-    until(page, "document.querySelectorAll('tbody tr').length === 103")
+    until(page, "document.querySelectorAll('[data-rows] tbody tr').length === 103")
     assert not page.locator("button[data-more]").count()
     assert not watched.errors
 
@@ -147,14 +150,15 @@ def test_a_task_is_added_edited_ticked_and_deleted_back_to_the_empty_state(serve
     form = page.locator("form[data-form=create]")
     form.get_by_label("Task").fill("buy milk")
     form.locator("button[type=submit]").click()
-    page.wait_for_selector("tbody tr")
+    page.wait_for_selector("[data-rows] tbody tr")
     page.get_by_role("button", name="Edit").click()
     edit = page.locator("form[data-form=edit]")
     edit.get_by_label("Task").fill("buy oat milk")
     edit.get_by_role("button", name="Save changes").click()
-    until(page, "document.querySelector('tbody tr td').textContent === 'buy oat milk'")
-    page.locator("tbody input[type=checkbox]").check()
-    until(page, "document.getElementById('status').textContent === 'Saved.'")
+    until(page, "document.querySelector('[data-rows] tbody tr td').textContent === 'buy oat milk'")
+    # (the status already says "Saved." from the edit: the tick's own answer is what is waited for)
+    with page.expect_response(lambda r: r.request.method == "PATCH" and r.ok):
+        page.locator("tbody input[type=checkbox]").check()
     page.reload()  # the token stays in the tab's session storage
     page.wait_for_selector("body[data-ready=true]")
     assert page.locator("tbody input[type=checkbox]").is_checked()
@@ -172,8 +176,8 @@ def test_the_form_is_usable_from_the_keyboard_with_a_visible_focus_ring(server, 
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
     page.keyboard.type("Dune")
     page.keyboard.press("Enter")
-    page.wait_for_selector("tbody tr")
-    assert "Dune" in page.locator("tbody tr").first.inner_text()
+    page.wait_for_selector("[data-rows] tbody tr")
+    assert "Dune" in page.locator("[data-rows] tbody tr").first.inner_text()
 
 
 def test_browser_validation_stops_a_bad_value_before_it_is_sent(server, watched):
@@ -219,8 +223,8 @@ def test_a_page_served_from_the_bucket_calls_its_tool_across_origins(server, wat
     assert not page.url.startswith(server.url)  # another origin than the tool's
     page.locator("form[data-form=create]").get_by_label("Task").fill("from the bucket")
     page.locator("form[data-form=create] button[type=submit]").click()
-    page.wait_for_selector("tbody tr")
-    assert "from the bucket" in page.locator("tbody tr").first.inner_text()
+    page.wait_for_selector("[data-rows] tbody tr")
+    assert "from the bucket" in page.locator("[data-rows] tbody tr").first.inner_text()
     assert not watched.errors
 
 
@@ -257,7 +261,7 @@ def test_a_suggestion_banner_accepted_on_the_page_revises_the_tool(server, watch
     assert page.locator("#changes").is_visible()
     default = page.locator("form input[name=start]").first.input_value()
     assert "06:00" <= default < "08:00", default
-    until(page, "document.querySelectorAll('tbody tr').length === 10")
+    until(page, "document.querySelectorAll('[data-rows] tbody tr').length === 10")
     page.wait_for_timeout(500)  # the banner's own call has ended: the answered suggestion is not offered again
     assert page.locator("#suggestion").count() == 0
     # a follow-up adds a field, and the page shows it
@@ -301,7 +305,9 @@ def test_a_rota_shows_whose_turn_on_a_phone_in_chinese_and_dark(server, browser)
     job = make(server, "宿舍四个人轮流值日：扫地、拖地、擦桌子", "pg-rota")
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
     page = open_tool(Watched(context.new_page()), job["ui_url"], server.token("pg-rota"))
-    until(page, "document.querySelectorAll('tbody tr').length >= 3")  # the listed duties, stored as it was made
+    until(
+        page, "document.querySelectorAll('[data-rows] tbody tr').length >= 3"
+    )  # the listed duties, stored as it was made
     # then each duty shows whose turn it is, the people by the names the rota gave them, in Chinese, with no
     # horizontal scroll and the form to add a duty on the page
     shown = page.locator("main").inner_text()
@@ -323,4 +329,53 @@ def test_a_lookup_reading_two_apis_shows_both_on_a_phone(server, browser):
     assert not page.locator(".widget-error").count(), page.locator(".widget-error").all_inner_texts()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     page.screenshot(path=str(SHOTS / "surf-two-apis-390.png"), full_page=True)
+    context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize(
+    ("prompt", "lang", "mode"),
+    [("log my blood pressure readings morning and evening", "en", "light"), ("记录我每天早晚的血压", "zh", "dark")],
+)
+def test_a_measurement_log_on_a_phone_puts_the_form_first_and_charts_each_reading(server, browser, prompt, lang, mode):
+    # given a blood-pressure log with two readings on one day and one the next, opened on a 390 px phone
+    user = f"pg-bp-{lang}"
+    job = make(server, prompt, user)
+    token = server.token(user)
+    record = http("GET", f"{server.url}/v1/tools/{job['tool_id']}", token=token).body
+    add = next(o["path"] for o in record["program"]["operations"] if o["kind"] == "create")
+    readings = [("2026-12-04", "08:00", 132, 85), ("2026-12-04", "20:00", 124, 80), ("2026-12-05", "08:00", 128, 82)]
+    for day, time, high, low in readings:
+        body = {"date": day, "time": time, "systolic": high, "diastolic": low}
+        assert http("POST", f"{job['tool_url']}{add}", token=token, body=body).status == 201
+    context = browser.new_context(viewport=PHONE, color_scheme=mode)
+    page = open_tool(Watched(context.new_page()), job["ui_url"], token)
+    until(page, "document.querySelectorAll('[data-rows] tbody tr').length === 3 && !document.querySelector('.loading')")
+    # then the form to add a reading starts on the first screen, and nothing scrolls sideways
+    form = page.locator("form[data-form=create]")
+    assert form.bounding_box()["y"] < PHONE["height"] / 2, form.bounding_box()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    # a few figures first, the rest behind a labelled disclosure, closed
+    headline = page.locator("section.card > .stats .stat")
+    assert 2 <= headline.count() <= 4
+    disclosure = page.locator("details.figures")
+    assert disclosure.count() == 1 and disclosure.get_attribute("open") is None
+    assert disclosure.locator("summary").inner_text() == ("All figures" if lang == "en" else "全部数据")
+    assert not disclosure.locator("tr[data-metric]").first.is_visible()
+    disclosure.locator("summary").click()
+    assert disclosure.locator("tr[data-metric]").count() >= 4 and disclosure.locator("h3").count() >= 2
+    # the chart draws each reading as a point (two lines: systolic and diastolic), never a day's sum (256)
+    points = sorted(
+        float(v) for v in page.locator(".chart circle.point").evaluate_all("cs => cs.map(c => c.dataset.value)")
+    )
+    assert points == sorted([132.0, 124.0, 128.0, 85.0, 80.0, 82.0]), points
+    assert page.locator(".chart polyline.line").count() == 2
+    assert "256" not in page.locator(".chart").inner_text()
+    # and every button is a finger's size
+    heights = page.locator("main button:visible").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 44, heights
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"blood-pressure-{lang}-390-{mode}.png"), full_page=True)
     context.close()

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from toolgen.paths import TEMPLATES
 from toolgen.planner.labels import figure
 from toolgen.program import ToolProgram
+from toolgen.ui.layout import views
 from toolgen.ui.theme import THEME, tokens
 
 _LABELS: dict[str, dict[str, Any]] = {
@@ -41,6 +42,7 @@ _LABELS: dict[str, dict[str, Any]] = {
         "empty": "Nothing here yet.",
         "more": "More",
         "newest": "Over your newest {n} entries.",
+        "all_figures": "All figures",
         "saved": "Saved.",
         "load": "Load",
         "run": "Run",
@@ -50,6 +52,7 @@ _LABELS: dict[str, dict[str, Any]] = {
         "actions": "Actions",
         "loading": "Loading…",
         "chart": "{label}, by day",
+        "readings_chart": "{label}, each reading",
         "series_chart": "{label}, by period",
         "period": "Period",
         "week": "Week {week}, {year}",
@@ -85,6 +88,7 @@ _LABELS: dict[str, dict[str, Any]] = {
         "empty": "还没有记录。",
         "more": "更多",
         "newest": "按最近的 {n} 条记录计算。",
+        "all_figures": "全部数据",
         "saved": "已保存。",
         "load": "加载",
         "run": "计算",
@@ -94,6 +98,7 @@ _LABELS: dict[str, dict[str, Any]] = {
         "actions": "操作",
         "loading": "加载中…",
         "chart": "{label}（按天）",
+        "readings_chart": "{label}（每次记录）",
         "series_chart": "{label}（按周期）",
         "period": "周期",
         "week": "{year}年第{week}周",
@@ -181,6 +186,7 @@ def _config(program: ToolProgram, tool_url: str) -> dict[str, Any]:
         "lang": lang,
         "labels": {**_LABELS[lang], "metrics": metrics},
         "entities": {name: e.model_dump() for name, e in program.entities.items()},
+        "views": views(program),  # what each entity's page puts first, and its chart (toolgen/ui/layout.py)
         # The page needs routes and fields, not how an operation is computed or where it fetches from.
         "operations": [op.model_dump(exclude=_SERVER_SIDE) for op in program.operations],
     }
