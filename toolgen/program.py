@@ -386,6 +386,11 @@ class AggregateOp(EntityOperation):
     _shorthand = field_validator("inputs", mode="before")(_shorthand)
 
 
+def is_limit(op: AggregateOp) -> bool:
+    """Whether an aggregate's goal is a cap to stay under (the composer's limit: a figure "sum(x) <= goal")."""
+    return "goal" in op.constants and any(re.sub(r"\s+", "", e).endswith("<=goal") for e in op.metrics.values())
+
+
 class ComputeOp(OperationBase):
     kind: Literal["compute"]
     method: Literal["GET", "POST"] = "POST"

@@ -94,6 +94,7 @@ def test_the_page_carries_each_entitys_view_and_the_words_for_it_in_its_language
 @pytest.mark.parametrize(
     ("prompt", "shown"),
     [
+        ("track my screen time", ["so_far", "left", "over_by", "limit"]),
         ("track my steps, goal 8000 a day", ["so_far", "goal", "remaining", "reached"]),
     ],
 )

@@ -266,6 +266,47 @@ def test_a_daily_goal_is_counted_by_days():
     assert goal.evidence == "The daily amount goal of 2000 ml was met on each of the last 10 days"
 
 
+def test_a_daily_limit_is_kept_under_it_and_gone_over_above_it_in_the_tools_language():
+    for prompt, said in [
+        ("track my screen time", "The daily minutes limit of 120 min was kept on each of the last 10 days"),
+        ("记录我每天的屏幕使用时间", "最近 10 天都没有超过每天"),
+    ]:
+        program = plan(prompt)  # 120 minutes a day at most
+        entity = next(iter(program.entities))
+
+        def days(minutes: int) -> list[dict]:
+            return [
+                {
+                    "id": f"s{d}",
+                    "date": (TODAY - dt.timedelta(days=d)).isoformat(),
+                    "minutes": minutes,
+                    "created_at": "x",
+                }
+                for d in range(10, 0, -1)
+            ]
+
+        kept = found(mine(program, days(90), TODAY), f"goal.{entity}.minutes")
+        assert (kept.value, kept.count, kept.total) == ("met 120", 10, 10)
+        assert kept.evidence.startswith(said), kept.evidence
+        over = found(mine(program, days(200), TODAY), f"goal.{entity}.minutes")
+        assert (over.value, over.count) == ("missed 120", 10)
+        assert ("gone over" in over.evidence) if program.ui.lang != "zh" else ("超过了" in over.evidence)
+        # and a limit kept to is never "raised" to the person's typical week
+        assert not drafts_of("weekly_goal", propose(program, mine(program, days(200), TODAY), {}))
+
+
+def test_a_day_with_nothing_logged_says_nothing_about_a_limit():
+    program = plan("track my screen time")  # 120 minutes a day at most
+    entity = next(iter(program.entities))
+    every_third = [
+        {"id": f"s{d}", "date": (TODAY - dt.timedelta(days=d)).isoformat(), "minutes": 300, "created_at": "x"}
+        for d in (12, 9, 6, 3)
+    ]
+    # four days logged, each over the limit, among ten with nothing: gone over on each day there is, not "kept"
+    over = found(mine(program, every_third, TODAY), f"goal.{entity}.minutes")
+    assert (over.value, over.count, over.total) == ("missed 120", 4, 4), over
+
+
 # --- facts -------------------------------------------------------------------------------------------------------
 
 

@@ -123,6 +123,9 @@ def test_a_default_outside_the_fields_range_is_refused():
 @pytest.mark.parametrize(("prompt", "request_", "value"), [
     ("set my weekly goal to 30 km", RUN, 30), ("每周目标改成30公里", RUN_ZH, 30),
     ("今年的目标改成20本", "读书清单", 20),
+    # a limit's number is its goal: said by its own words
+    ("set my daily limit to 90 minutes", "track my screen time", 90),
+    ("上限改成90分钟", "记录我每天的屏幕使用时间", 90),
 ])  # fmt: skip
 def test_a_goal_is_set_on_the_figures_that_have_one(prompt, request_, value):
     assert one(prompt, request_).model_dump(include={"op", "value"}) == {"op": "set_goal", "value": value}

@@ -61,6 +61,22 @@ def test_a_days_rows_are_listed_newest_first_by_their_time_too():
     ]
 
 
+@pytest.mark.parametrize(
+    ("prompt", "limit"),
+    [("track my screen time", 120), ("limit my screen time to 90 minutes a day", 90), ("每天玩手机不超过90分钟", 90)],
+)
+def test_a_limit_is_good_while_under_it_and_says_by_how_much_it_is_over(prompt, limit):
+    app = app_for(prompt)
+    assert next(op for op in app.program.operations if op.id == "goal").constants["goal"] == limit
+    assert call(app, "POST", "/sessions", body={"minutes": limit - 30})[0] == 201
+    under = call(app, "GET", "/goal")[1]["metrics"]
+    assert under == {"so_far": limit - 30, "left": 30, "over_by": 0, "limit": limit, "within_limit": True}
+    assert call(app, "POST", "/sessions", body={"minutes": 50})[0] == 201
+    over = call(app, "GET", "/goal")[1]["metrics"]
+    assert over == {"so_far": limit + 20, "left": 0, "over_by": 20, "limit": limit, "within_limit": False}
+    assert "reached" not in app.program.labels  # no "Goal reached" once over a limit
+
+
 def test_missing_token_is_401_and_another_persons_token_is_403(runs):
     event = tool_event("GET", "/runs", token="x")
     event["headers"].pop("authorization")

@@ -314,7 +314,10 @@ def measures(text: str) -> list[dict[str, Any]]:
 _GOAL = re.compile(
     r"(?:goal|target|aim|limit|budget)\D{0,12}?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:[a-z]+\s){0,2}(?:goal|target)\b"
     r"|\bneed (\d+(?:\.\d+)?)\s*(?:[a-z]+\s){0,2}(?:hours|minutes|miles|km|points|pages|books|days|sessions)\b"
-    r"|(?:目标|指标|攒够|凑够|达到)\D{0,4}?(\d+(?:\.\d+)?)",
+    r"|(?:目标|指标|攒够|凑够|达到)\D{0,4}?(\d+(?:\.\d+)?)"
+    # a cap said as one: "limit my screen time to 90", "90 minutes a day at most", "每天不超过90分钟"
+    r"|\blimit\b\D{0,30}?\bto\s+(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+){0,3}at most\b"
+    r"|(?:不超过|不要超过|别超过|控制在)(\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )
 _CUMULATIVE = re.compile(
@@ -352,6 +355,27 @@ def goal_value(text: str) -> float | None:
     if not m:
         return None
     return float(next(g for g in m.groups() if g))
+
+
+# A number set as a cap to stay under, not a target to reach: "limit screen time to 2 hours", "每天不超过2小时"; and
+# one said as a floor ("at least 3000", "不少于60分钟"), which keeps even a subject's usual limit a goal to reach.
+_CAP = re.compile(
+    r"\b(?:limit|cap|capped|budget|allowance|at most|no more than|not more than|stay under|keep (?:it )?under|"
+    r"(?<!no )(?<!not )less than)\b|不超过|不要超过|别超过|不能超过|控制在|上限|(?<!不)少于|以内|限额|预算",
+    re.IGNORECASE,
+)
+_FLOOR = re.compile(r"\b(?:at least|no less than|not less than|minimum)\b|至少|不少于|不低于|起码", re.IGNORECASE)
+
+
+@reader
+def capped(text: str) -> bool | None:
+    """Whether the number a request sets for its figures is a limit to stay under (True), a floor to reach (False),
+    or neither said (None)."""
+    if goal_value(text) is None:
+        return None
+    if _FLOOR.search(text):
+        return False
+    return True if _CAP.search(text) else None
 
 
 _MANY = re.compile(
@@ -882,6 +906,7 @@ def details(text: str) -> dict[str, Any]:
         "per": per(text),
         "object": tracked_object(text),
         "goal_value": goal_value(text),
+        "capped": capped(text),
         "cumulative": cumulative(text) or None,
         "periods": periods(text) or None,
         "listed": listed(text) or None,

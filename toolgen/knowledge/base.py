@@ -112,12 +112,14 @@ class Output(Strict):
 
 
 class Goal(Strict):
-    """A target a log's rows add up to, per period: 150 minutes a week, 8 hours a night."""
+    """A target a log's rows add up to, per period: 150 minutes a week, 8 hours a night; or, a limit, a cap they
+    stay under: two hours of screen time a day."""
 
     field: str = Field(pattern=NAME)
     period: Literal["day", "week", "month", "all"] = Field(default="week", description="all: over every row")
     value: float = Field(gt=0)
     how: Literal["sum", "avg", "last"] = Field(default="sum", description="last: the latest reading (a weight)")
+    limit: bool = Field(default=False, description="a cap to stay under (screen time, sodium): good while under it")
 
 
 # The public APIs a composed lookup reads (each also in the runtime's registry, toolgen/runtime/fetch.py), by the

@@ -20,7 +20,7 @@ from typing import Any
 from toolgen.learn import readings, words
 from toolgen.learn.periods import Period, date_field, goal_field, goal_of, streaks, totals
 from toolgen.planner.requested import _additive
-from toolgen.program import AggregateOp, Entity, ToolProgram
+from toolgen.program import AggregateOp, Entity, ToolProgram, is_limit
 
 MIN_ROWS = 5  # four runs could be one keen week; five is past what one good week holds for most habits
 WINDOW_SHARE = 0.7  # "most": seven in ten; five in ten is a coin toss, not a habit
@@ -258,17 +258,20 @@ def _goal(tool: _Tool, op: AggregateOp) -> Pattern | None:
         return None
     period: Period = op.period
     recent = RECENT_WEEKS if period == "week" else RECENT_DAYS
-    periods = totals(tool.dated(op.period_field, field), tool.today, period, recent, empty=True)
+    capped = is_limit(
+        op
+    )  # a limit is kept while the total stays under it: on days with rows (an empty one says nothing)
+    periods = totals(tool.dated(op.period_field, field), tool.today, period, recent, empty=not capped)
     if len(periods) < MIN_PERIODS:
         return None
-    met = sum(1 for _, total in periods if total >= goal)
+    met = sum(1 for _, total in periods if (total <= goal if capped else total >= goal))
     held = met >= GOAL_SHARE * len(periods)
     if not held and len(periods) - met < GOAL_SHARE * len(periods):
         return None
     count = met if held else len(periods) - met
     shown = readings.shown(goal)
     named = words.field_of(tool.program, tool.body, field)
-    evidence = words.goal_evidence(tool.said.zh, named, period, shown, held, count, len(periods))
+    evidence = words.goal_evidence(tool.said.zh, named, period, shown, held, count, len(periods), limit=capped)
     return tool.pattern(
         "goal",
         field,

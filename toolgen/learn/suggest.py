@@ -23,7 +23,7 @@ from toolgen.changes import Change
 from toolgen.learn import readings, words
 from toolgen.learn.patterns import ROUND_MINUTES, Pattern
 from toolgen.learn.periods import date_field, goal_field, goal_of
-from toolgen.program import AggregateOp, ToolProgram
+from toolgen.program import AggregateOp, ToolProgram, is_limit
 
 FAR = 0.25  # a goal more than a quarter off the typical week is someone else's goal (too easy, or never met)
 EARLIER = 120  # minutes: caffeine's half-life is about five hours, so an hour hardly shows in sleep; two do
@@ -117,6 +117,8 @@ def _weekly_goal(program: ToolProgram, pattern: Pattern, patterns: list[Pattern]
     if not isinstance(typical, int | float) or typical <= 0:
         return None
     goals = _goals(program, pattern.entity, pattern.field)
+    if any(is_limit(op) for op in goals):
+        return None  # a limit the person keeps to is no goal to raise to their typical week
     weekly_goals = [op for op in goals if op.period == "week"]
     value = _figure(typical)
     goal: float | None = None

@@ -160,17 +160,21 @@ def break_evidence(rows: Rows, days: int, ended: dt.date) -> str:
     return f"A {days}-day streak of {rows} ended on {date_said(ended, False)}, with none since"
 
 
-def goal_evidence(zh: bool, field: Named, period: str, goal: str, met: bool, count: int, total: int) -> str:
-    """ "The weekly distance goal of 20 km was met in 5 of the last 6 weeks" / 最近 6 周中有 5 周达到了每周距离目标."""
+def goal_evidence(
+    zh: bool, field: Named, period: str, goal: str, met: bool, count: int, total: int, *, limit: bool = False
+) -> str:
+    """ "The weekly distance goal of 20 km was met in 5 of the last 6 weeks" / 最近 6 周中有 5 周达到了每周距离目标;
+    a limit is kept or gone over ("The daily minutes limit of 120 was kept on 5 of the last 6 days")."""
     weekly = period == "week"
     if zh:
         span, each = ("周", "每周") if weekly else ("天", "每天")
-        reached = "达到了" if met else "没有达到"
-        aim = f"{each}{field.name}目标（{field.of(goal)}）"
+        reached = ("没有超过" if met else "超过了") if limit else ("达到了" if met else "没有达到")
+        aim = f"{each}{field.name}{'上限' if limit else '目标'}（{field.of(goal)}）"
         if count == total:
             return f"最近 {total} {span}都{reached}{aim}"
         return f"最近 {total} {span}中有 {count} {span}{reached}{aim}"
     adjective, preposition, periods = ("weekly", "in", "weeks") if weekly else ("daily", "on", "days")
-    outcome = "met" if met else "missed"
+    outcome = ("kept" if met else "gone over") if limit else ("met" if met else "missed")
     which = f"each of the last {total}" if count == total else f"{count} of the last {total}"
-    return f"The {adjective} {field.name} goal of {field.of(goal)} was {outcome} {preposition} {which} {periods}"
+    aim = "limit" if limit else "goal"
+    return f"The {adjective} {field.name} {aim} of {field.of(goal)} was {outcome} {preposition} {which} {periods}"

@@ -638,8 +638,10 @@ def _log(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) ->
         )
     goal = _goal(subject, intent, numeric)
     if goal is not None and date_field:
-        f, period, value, how = goal
-        ops.append(_goal_op(entity, f, period, value, how, labels))
+        f, period, value, how, cap = goal
+        ops.append(
+            _limit_op(entity, f, period, value, labels) if cap else _goal_op(entity, f, period, value, how, labels)
+        )
     return {
         "name": snake(subject.id if subject else f"{intent.slots.get('object') or 'custom'}_log"),
         "title": _title(subject, intent, Words(en="Log", zh="记录")),
@@ -710,19 +712,51 @@ def _per_field(intent: Intent, specs: dict[str, Any]) -> str | None:
     return name if name in specs else None
 
 
-def _goal(subject: Subject | None, intent: Intent, numeric: list[FieldDef]) -> tuple[FieldDef, str, float, str] | None:
-    """A target from the request ("a 1800 goal", "目标2升") or the subject's usual one."""
+def _goal(
+    subject: Subject | None, intent: Intent, numeric: list[FieldDef]
+) -> tuple[FieldDef, str, float, str, bool] | None:
+    """A target from the request ("a 1800 goal", "目标2升") or the subject's usual one; the last item says whether
+    it is a limit to stay under (the subject's, or the request's: "limit it to 2 hours", "不超过2小时")."""
     by_name = {f.name: f for f in numeric}
     wanted = intent.slots.get("goal_value")
+    said = intent.slots.get("capped")  # True: a limit said; False: a floor said ("at least"); None: neither
+    said_cap = said is True
     if subject and subject.goal and subject.goal.field in by_name:
         g = subject.goal
-        return by_name[g.field], g.period, float(wanted or g.value), g.how
+        cap = (g.limit if said is None else said_cap) and g.how == "sum"
+        return by_name[g.field], g.period, float(wanted or g.value), g.how, cap
     if wanted and numeric:
         summed = [f for f in numeric if f.sum]
         if summed:  # a total to reach: per day, or over everything when the request says so ("by May", "累计")
-            return summed[0], "all" if intent.slots.get("cumulative") else "day", float(wanted), "sum"
-        return numeric[0], "all", float(wanted), "last"  # a reading to reach: "目标11公斤"
+            return summed[0], "all" if intent.slots.get("cumulative") else "day", float(wanted), "sum", said_cap
+        return numeric[0], "all", float(wanted), "last", False  # a reading to reach: "目标11公斤"
     return None
+
+
+def _limit_op(entity: str, f: FieldDef, period: str, value: float, labels: _Labels) -> dict[str, Any]:
+    """A cap to stay under: how much so far, what is left of it, whether it is kept, and by how much it is over;
+    good while under it (the constant keeps the goal's name: "set my limit to 90" revises it, revise.py)."""
+    lang, label = labels.lang, f.display(labels.lang)
+    done = f"sum({f.name})"
+    when = {"day": ("Today", "今天"), "week": ("This week", "本周"), "month": ("This month", "本月"),
+            "all": ("So far", "累计")}[period]  # fmt: skip
+    metrics = {
+        labels.add("so_far", f"{when[0]}: {label.lower()}", f"{when[1]}{label}"): f"round({done}, 2)",
+        labels.add("left", "Left", "还剩"): f"round(max(goal - {done}, 0), 2)",
+        labels.add("over_by", "Over by", "超出"): f"round(max({done} - goal, 0), 2)",
+        labels.add("limit", "Limit", "上限"): "goal",
+        labels.add("within_limit", "Within the limit", "未超标"): f"{done} <= goal",
+    }
+    return {
+        "id": "goal",
+        "kind": "aggregate",
+        "path": "/goal",
+        "entity": entity,
+        **({"period": period} if period != "all" else {}),
+        "constants": {"goal": value},
+        "metrics": metrics,
+        "summary": _say(lang, f"{when[0]} against your limit", f"{when[1]}与上限对比"),
+    }
 
 
 def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labels: _Labels) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from toolgen.planner.revision_apply import apply
 from toolgen.planner.revision_describe import describe
 from toolgen.planner.revision_messages import not_possible, unclear
 from toolgen.planner.revision_words import constant_words, constants, find_fields, main_entity, setting_named
-from toolgen.program import MAX_REVISIONS, ToolProgram
+from toolgen.program import MAX_REVISIONS, AggregateOp, ToolProgram, is_limit
 
 __all__ = ["apply", "describe", "read"]
 
@@ -50,6 +50,13 @@ _THEME_CUE = re.compile(r"\b(make|use|switch|turn|theme|mode|set|go|change)\b|�
 _RENAME = re.compile(r"\brename\b|\bcall\b.*['\"“‘]|\bname of\b|改名|重命名|改叫|改称|叫做", re.I)
 _DEFAULT = re.compile(r"\bdefaults?\b|默认|预设", re.I)
 _GOAL = re.compile(r"\b(goal|target)\b|目标", re.I)
+_LIMIT = re.compile(r"\b(limit|cap|allowance|budget)\b|上限|限额|预算", re.I)  # a limit's goal (compose's _limit_op)
+
+
+def _has_limit(program: ToolProgram) -> bool:
+    return any(isinstance(op, AggregateOp) and is_limit(op) for op in program.operations)
+
+
 _REMOVE = re.compile(
     r"\b(remove|delete|drop|hide|get rid of|stop (tracking|recording|logging|noting|asking)|no longer|"
     r"(don'?t|do not) (need|want|track|record|log|care)|without)\b|去掉|删掉|删除|删去|去除|移除|拿掉|不要|不用|不需要|"
@@ -98,7 +105,7 @@ def _kind(clause: str, program: ToolProgram) -> str | None:
         return "theme"
     if _DEFAULT.search(clause):
         return "default"
-    if _GOAL.search(clause):
+    if _GOAL.search(clause) or (_LIMIT.search(clause) and _has_limit(program)):
         return "goal"
     if _REMOVE.search(clause):
         return "remove"
