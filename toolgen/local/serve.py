@@ -267,7 +267,8 @@ def serve(
             pass
     finally:
         # A stop never hangs: past its grace every thread's stack goes to stderr and the process ends.
-        faulthandler.dump_traceback_later(STOP_GRACE_S, exit=True)
+        with contextlib.suppress(Exception):  # (no stderr to write to, "2>&-": the stop itself still runs)
+            faulthandler.dump_traceback_later(STOP_GRACE_S, exit=True)
         platform.stop()
     return 0
 
