@@ -279,3 +279,12 @@ def test_a_token_with_non_ascii_characters_is_a_401(key, where):
     event = tool_event("GET", "/runs", token=".".join(parts.values()))
     response = app.handle(event)
     assert response["statusCode"] == 401 and json.loads(response["body"])["code"] == "unauthorized"
+
+
+def test_a_watchlists_pick_is_a_film_not_yet_watched():
+    app = app_for("a movie picker: films I want to watch, pick one at random for tonight")
+    for title, watched in [("Alien", True), ("Heat", False), ("Ran", True)]:
+        assert call(app, "POST", "/movies", body={"title": title, "watched": watched})[0] == 201
+    picked = {call(app, "GET", "/pick")[1]["metrics"]["choice"] for _ in range(12)}
+    assert picked == {"Heat"}  # never a film already watched
+    assert call(app, "GET", "/pick")[1]["metrics"]["options"] == 1

@@ -62,20 +62,32 @@ class _Labels:
         return name
 
 
+# A yes-or-no field saying a row is done with (a film watched, a book read): a pick leaves those rows out.
+_DONE_WITH = re.compile(r"^(?:watched|seen|read|finished|done|completed|is_done|is_read|is_watched)$")
+
+
 def pick_one(
-    entity: str, name: str, lang: str, labels: dict[str, str], filters: list[str] | None = None
+    entity: str,
+    name: str,
+    lang: str,
+    labels: dict[str, str],
+    filters: list[str] | None = None,
+    fields: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The operation that picks one row of ``entity`` at random, shown by its ``name`` field (a collection's, or any
-    tool's asked to pick one); its figures' labels join ``labels``."""
+    tool's asked to pick one), among the rows not yet done with (``fields``' watched, read, done: a watchlist's pick
+    is a film not yet watched); its figures' labels join ``labels``."""
     zh = lang == "zh"
     labels.setdefault("choice", "随机选中" if zh else "Picked for you")
     labels.setdefault("options", "可选数量" if zh else "Options")
+    done = [n for n, spec in (fields or {}).items() if spec.get("type") == "boolean" and _DONE_WITH.match(n)]
     return {
         "id": "pickOne",
         "kind": "aggregate",
         "path": "/pick",
         "entity": entity,
         **({"filters": filters} if filters is not None else {}),
+        **({"where": " and ".join(f"not {n}" for n in done)} if done else {}),
         "metrics": {"choice": f"pick({name})", "options": "count()"},
         "summary": _say(lang, "Pick one at random", "随机选一个"),
     }
@@ -854,7 +866,7 @@ def _collection(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
             "summary": _say(lang, "List everything", "列出全部"),
         },
         *_change_ops(entity, path, lang, ("Change one", "修改"), ("Delete one", "删除")),
-        pick_one(entity, key.name, lang, labels.names, filters),
+        pick_one(entity, key.name, lang, labels.names, filters, specs),
     ]
     summary: dict[str, str] = {labels.add("total", "Total", "总数"): "count()"}
     for flag in flags[:2]:

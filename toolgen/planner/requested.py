@@ -222,4 +222,4 @@ def add_random_pick(program: dict[str, Any], intent: Intent) -> None:
         return
     labels = program.setdefault("labels", {})
     if len(labels) < 59:
-        operations.append(pick_one(entity, named[0], intent.lang, labels))
+        operations.append(pick_one(entity, named[0], intent.lang, labels, fields=body["fields"]))
