@@ -331,7 +331,10 @@
   function statsWidget(op, headline, rest) {
     const box = el("div", { class: "stats", "data-op": op.id, "aria-live": "polite", "aria-label": op.summary || op.id });
     const query = {};
-    const card = (k, v) => el("div", { class: "stat", "data-metric": k }, [el("b", { text: show(v) }), el("span", { text: metricName(k) })]);
+    // a list of records (who pays whom) is a card as wide as the row, a line each, not one run-on figure
+    const card = (k, v) => (Array.isArray(v) && v.length && typeof v[0] === "object"
+      ? el("div", { class: "stat wide", "data-metric": k }, [el("span", { text: metricName(k) }), el("ul", {}, v.map((item) => el("li", { text: show([item]) })))])
+      : el("div", { class: "stat", "data-metric": k }, [el("b", { text: show(v) }), el("span", { text: metricName(k) })]));
     const refresh = loader(box, async () => {
       const data = await call("GET", op.path, undefined, query);
       box.replaceChildren();

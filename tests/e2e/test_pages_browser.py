@@ -379,3 +379,31 @@ def test_a_measurement_log_on_a_phone_puts_the_form_first_and_charts_each_readin
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"blood-pressure-{lang}-390-{mode}.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "people"),
+    [
+        ("split the dinner bill with Alice and Bob", ["Me", "Alice", "Bob"]),
+        ("我和小王、小李分摊房租水电", ["我", "小王", "小李"]),
+    ],
+)
+def test_who_pays_whom_is_a_line_per_payment_on_a_phone(server, browser, prompt, people):
+    # given a shared-expenses tool where one person paid most
+    user = f"pg-settle-{len(prompt)}"
+    job = make(server, prompt, user)
+    token = server.token(user)
+    for payer, amount in [(people[1], 90), (people[1], 60), (people[2], 30)]:
+        body = {"description": "x", "amount": amount, "paid_by": payer, "date": "2026-12-01"}
+        assert http("POST", f"{job['tool_url']}/expenses", token=token, body=body).status == 201
+    context = browser.new_context(viewport=PHONE, color_scheme="light")
+    page = open_tool(Watched(context.new_page()), job["ui_url"], token)
+    until(page, "document.querySelectorAll('[data-metric=transfers] li').length > 0")
+    # then each payment is its own line, "who → whom: how much", in a card as wide as the page allows
+    lines = page.locator("[data-metric=transfers] li").all_inner_texts()
+    assert len(lines) == 2 and sorted(line.rsplit(": ", 1)[1] for line in lines) == ["30", "60"], lines
+    assert {line.split(" → ")[1].split(":")[0] for line in lines} == {people[1]}  # both pay the one who paid most
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"settle-up-{'zh' if people[0] == '我' else 'en'}-390.png"), full_page=True)
+    context.close()
