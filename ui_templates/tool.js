@@ -408,7 +408,7 @@
       if (day && row[series.values[0]] !== null && !Number.isNaN(v)) sums.set(day, (sums.get(day) || 0) + v);
     }
     const days = [...sums.keys()].sort().slice(-14);
-    if (!days.length) return;
+    if (days.length < 2) return;  // a chart is drawn where it says something: one bar alone does not
     const w = 600, h = 200, pad = 30, gap = 6;  // labels at 20 units: about 13 px on a 390 px phone
     const max = Math.max(...days.map((d) => sums.get(d)), 1);
     const bw = Math.min(48, (w - 2 * pad) / days.length - gap);
@@ -440,7 +440,7 @@
     const rows = items.filter((row) => row[series.date] && series.values.some((f) => row[f] !== null && row[f] !== undefined && !Number.isNaN(Number(row[f]))));
     rows.sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : 0));
     const shown = rows.slice(-30);
-    if (!shown.length) return;
+    if (shown.length < 2) return;  // one reading is its row and its figures, not a line
     const values = shown.flatMap((row) => series.values.filter((f) => row[f] !== null && row[f] !== undefined).map((f) => Number(row[f])))
       .filter((v) => !Number.isNaN(v));
     const w = 600, h = 220, pad = 34;
