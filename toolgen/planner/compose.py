@@ -534,7 +534,7 @@ def _figures(fields: list[FieldDef], labels: _Labels) -> dict[str, str]:
                 f"round(sum({f.name}), 2)"
             )
         metrics[labels.add(f"avg_{f.name}"[:40], f"Average {label.lower()}", f"平均{label}")] = (
-            f"round(avg({f.name}), 1)"
+            f"round(avg({f.name}), 2)"
         )
         if not f.sum:
             metrics[labels.add(f"min_{f.name}"[:40], f"Lowest {label.lower()}", f"最低{label}")] = f"min({f.name})"

@@ -164,7 +164,7 @@ def _figures_of(fields: dict[str, Any], zh: bool, label: Any) -> dict[str, str]:
             metrics[f"total_{name}"[:40]] = f"round(sum({name}), 2)"
             label(f"total_{name}"[:40], f"{shown}合计" if zh else f"Total {shown.lower()}")
         else:
-            metrics[f"avg_{name}"[:40]] = f"round(avg({name}), 1)"
+            metrics[f"avg_{name}"[:40]] = f"round(avg({name}), 2)"
             label(f"avg_{name}"[:40], f"平均{shown}" if zh else f"Average {shown.lower()}")
     return metrics
 
