@@ -101,3 +101,9 @@ def test_the_page_carries_each_entitys_view_and_the_words_for_it_in_its_language
 def test_a_goal_or_a_limit_is_what_the_page_leads_with(prompt, shown):
     view = only_view(prompt)
     assert view["headline_op"] == "goal" and view["headline"] == shown
+
+
+def test_a_limit_kept_per_day_leads_the_page_even_without_figures_over_every_row():
+    view = only_view("track how much caffeine I drink")  # its figures are today's and this week's only
+    assert view["headline_op"] == "today" and view["headline"][:2] == ["mg", "drinks"]
+    assert "remaining_mg" in view["headline"] and view["rest"]

@@ -22,6 +22,7 @@ _KINDS: list[tuple[str, re.Pattern[str]]] = [
     ("count", re.compile(r"^count\(\)$")),
     ("when", re.compile(r"^max\([a-z_]*date[a-z_]*\)$|^streak\(")),
 ]
+_AIMS = {"goal", "limit", "budget", "target"}  # constants an operation's figures are measured against
 _UNIT = re.compile(r"[(（]([^)）]+)[)）]\s*$")
 
 
@@ -82,8 +83,9 @@ def views(program: ToolProgram) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name, entity in program.entities.items():
         aggregates = [op for op in program.operations if isinstance(op, AggregateOp) and op.entity == name]
-        overall = next((op for op in aggregates if not (op.group_by or op.period or op.series)), None)
-        goal = next((op for op in aggregates if "goal" in op.constants and not (op.group_by or op.series)), None)
+        plain = [op for op in aggregates if not (op.group_by or op.series)]
+        overall = next((op for op in plain if not op.period), plain[0] if plain else None)
+        goal = next((op for op in plain if set(op.constants) & _AIMS), None)
         first: AggregateOp | None = goal or overall  # a goal or limit is what the page leads with
         if first is None:
             shown: list[str] = []
