@@ -880,3 +880,12 @@ def test_a_listed_item_is_typed_as_the_knowledge_base_types_fields_so_named() ->
 
 def test_an_attribute_said_with_its_unit_is_no_value() -> None:
     assert "tin size in grams" in listed("tea tin collection: brand, tin size in grams, caffeinated y/n")
+
+
+@pytest.mark.parametrize("prompt", ["track how much caffeine I drink", "记录我每天喝了多少咖啡因"])
+def test_a_question_the_tool_already_answers_adds_no_second_field_of_the_same_label(prompt):
+    from toolgen.planner import OfflinePlanner
+
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
+    labels = [spec.label for entity in program.entities.values() for spec in entity.fields.values()]
+    assert len(labels) == len(set(labels)), labels

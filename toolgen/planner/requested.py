@@ -57,16 +57,20 @@ def add_requested_fields(program: dict[str, Any], intent: Intent) -> None:
             labels.add(spec["label"])
     own = [_as_field(name, spec) for name, spec in fields.items()]
     for f in asked_fields(intent, own):  # what it asks about each entry: "what I was doing", "有没有发票"
-        if f.name not in fields and f.name not in taken and len(fields) < 25:
-            spec = field_spec(f, intent.lang)
+        spec = field_spec(f, intent.lang)
+        if f.name not in fields and f.name not in taken and len(fields) < 25 and spec["label"] not in labels:
             spec.pop("required", None)
             fields[f.name] = spec
+            labels.add(spec["label"])  # ("how much caffeine" is the tracker's Caffeine (mg), not a second one)
             own.append(f)
     for f in listed_fields(intent, own):  # what it lists for each entry: "word, meaning, example sentence"
+        spec = field_spec(f, intent.lang)
         if f.name not in fields and f.name not in taken and f.name not in RESERVED and len(fields) < 25:
-            spec = field_spec(f, intent.lang)
+            if spec["label"] in labels:
+                continue
             spec.pop("required", None)
             fields[f.name] = spec
+            labels.add(spec["label"])
     for f in own:  # a rating on the scale the request says
         scaled = rescaled(f, intent)
         if scaled is not f and f.name in fields:
