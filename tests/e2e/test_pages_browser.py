@@ -18,6 +18,7 @@ from toolgen.ui.render import templates_dir
 from toolgen.ui.theme import tokens
 
 SHOTS = ROOT / "test-output" / "screenshots"
+PHONE = {"width": 390, "height": 844}
 THEME = tokens(templates_dir())
 
 
@@ -98,6 +99,13 @@ def round_trip(server, watched, archetype: str, prompt: str) -> Page:
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{archetype}-light.png"), full_page=True)
+    # on a 390 px phone: nothing scrolls sideways, and the action (its form or its button) starts on the first screen
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), archetype
+    action = page.locator("#widgets form[data-form=create], #widgets form[data-form=compute], #widgets button").first
+    assert action.bounding_box()["y"] < PHONE["height"], (archetype, action.bounding_box())
+    page.screenshot(path=str(SHOTS / f"{archetype}-390.png"), full_page=True)
+    page.set_viewport_size({"width": 900, "height": 1000})
     page.locator("#mode-toggle").click()
     assert page.locator("html").get_attribute("data-mode") == "dark"
     assert page.locator("#mode-toggle").get_attribute("aria-pressed") == "true"
@@ -336,9 +344,6 @@ def test_a_lookup_reading_two_apis_shows_both_on_a_phone(server, browser):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     page.screenshot(path=str(SHOTS / "surf-two-apis-390.png"), full_page=True)
     context.close()
-
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.parametrize(
