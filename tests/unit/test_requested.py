@@ -889,3 +889,13 @@ def test_a_question_the_tool_already_answers_adds_no_second_field_of_the_same_la
     program = OfflinePlanner().plan(prompt, classify(prompt), []).program
     labels = [spec.label for entity in program.entities.values() for spec in entity.fields.values()]
     assert len(labels) == len(set(labels)), labels
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("家里三个孩子轮流洗碗", 3), ("宿舍四个人轮流值日", 4), ("我们三位同事", 3), ("买了3个苹果", None)],
+)
+def test_chinese_counts_of_people_are_read_by_the_people_they_count(text, count):
+    from toolgen.intent.slots import find_people_count
+
+    assert find_people_count(text) == count

@@ -244,9 +244,14 @@ def find_people_count(text: str) -> int | None:
     if m:
         token = m.group(1).lower()
         return int(token) if token.isdigit() else _COUNT_WORDS[token]
-    m = re.search(r"([0-9]+|[两二三四五六七八九十])\s*(个人|人|位)", text)
+    # "五个人", "三个孩子", "两个室友", "四位同事": a count of people, by the people it counts
+    m = re.search(
+        r"([0-9]+|[两二三四五六七八九十])\s*(?:个|位|名)?\s*(?:人|孩子|小孩|娃|室友|舍友|同学|同事|朋友|家人|成员|兄弟姐妹)"
+        r"|([0-9]+|[两二三四五六七八九十])\s*位",
+        text,
+    )
     if m:
-        return _zh_number(m.group(1))
+        return _zh_number(m.group(1) or m.group(2))
     return None
 
 
