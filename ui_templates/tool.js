@@ -487,9 +487,18 @@
     const computed = Object.keys(op.computed || {});
     const query = {};
 
+    // the first field names the row; what the list works out for it (whose turn, days left) comes right after it,
+    // where a phone shows it, then the rest of the fields
+    const order = [[Object.keys(fields)[0], false], ...computed.map((n) => [n, true]), ...Object.keys(fields).slice(1).map((n) => [n, false])];
+
     function row(item) {
       const tr = el("tr", { "data-id": item.id });
-      for (const [name, spec] of Object.entries(fields)) {
+      for (const [name, isComputed] of order) {
+        if (isComputed) {
+          tr.appendChild(el("td", { text: show(item[name]) }));
+          continue;
+        }
+        const spec = fields[name];
         const td = el("td");
         if (spec.type === "boolean" && upd) {
           const box = el("input", { type: "checkbox", "aria-label": (spec.label || name) + ": " + show(item[Object.keys(fields)[0]]), checked: item[name] === true });
@@ -500,7 +509,6 @@
         }
         tr.appendChild(td);
       }
-      for (const name of computed) tr.appendChild(el("td", { text: show(item[name]) }));
       if (upd || del) {
         const actions = el("td", { class: "actions" });
         if (upd) {
@@ -563,8 +571,7 @@
         wrap.appendChild(el("p", { class: "empty", text: L.empty }));
         return;
       }
-      const head = el("tr", {}, Object.entries(fields).map(([n, s]) => el("th", { scope: "col", text: s.label || n })));
-      for (const name of computed) head.appendChild(el("th", { scope: "col", text: metricName(name) }));
+      const head = el("tr", {}, order.map(([n, isComputed]) => el("th", { scope: "col", text: isComputed ? metricName(n) : fields[n].label || n })));
       if (upd || del) head.appendChild(el("th", { scope: "col" }, [el("span", { class: "sr-only", text: L.actions })]));
       const body = el("tbody", {}, data.items.map(row));
       wrap.appendChild(el("table", { "data-rows": op.entity }, [el("thead", {}, [head]), body]));

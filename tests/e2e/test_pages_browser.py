@@ -325,7 +325,10 @@ def test_a_rota_shows_whose_turn_on_a_phone_in_chinese_and_dark(server, browser)
     # then each duty shows whose turn it is, the people by the names the rota gave them, in Chinese, with no
     # horizontal scroll and the form to add a duty on the page
     shown = page.locator("main").inner_text()
-    assert "本周轮到" in shown and "成员1" in shown and "成员2" in shown, shown
+    assert "本周轮到" in shown and "成员1" in shown and "成员2" in shown and "成员4" in shown, shown
+    # whose turn it is shows beside the duty, on the screen, not past the table's right edge
+    turn = page.locator("[data-rows] th", has_text="本周轮到").first.bounding_box()
+    assert turn["x"] + turn["width"] <= 390, turn
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert page.locator("form[data-form=create]").count() == 1
     SHOTS.mkdir(parents=True, exist_ok=True)

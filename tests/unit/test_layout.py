@@ -107,3 +107,8 @@ def test_a_limit_kept_per_day_leads_the_page_even_without_figures_over_every_row
     view = only_view("track how much caffeine I drink")  # its figures are today's and this week's only
     assert view["headline_op"] == "today" and view["headline"][:2] == ["mg", "drinks"]
     assert "remaining_mg" in view["headline"] and view["rest"]
+
+
+def test_a_number_no_figure_adds_or_averages_is_not_charted():
+    # a rota's rows hold who starts and how many days a turn lasts: numbers, but no figure sums or averages them
+    assert only_view("家里三个孩子轮流洗碗 排个表")["chart"] is None

@@ -69,7 +69,7 @@ def chart(entity: Entity, aggregates: list[AggregateOp]) -> dict[str, Any] | Non
         return {**base, "how": "line", "values": same[:3]}
     if first_summed is not None:
         return {**base, "how": "bar", "values": [first_summed]}
-    return {**base, "how": "bar", "values": numbers[:1]}  # no figure says: a day's rows added, as before
+    return None  # no figure adds or averages a number (a rota's "who starts"): a chart of it would say nothing
 
 
 def _unit(entity: Entity, name: str) -> str | None:
