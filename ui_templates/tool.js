@@ -599,7 +599,7 @@
 
   function computeWidget(op) {
     const output = el("p", { class: "output", "aria-live": "polite", "data-output": op.id });
-    const form = formWidget("compute", op.inputs, op.summary || L.run, async (values) => {
+    const run = async (values) => {
       const data = op.method === "GET" ? await call("GET", op.path, undefined, values) : await call("POST", op.path, values);
       // a lookup answers its inputs too: those are named by their labels, the figures by their names
       const named = (k) => (op.inputs[k] && op.inputs[k].label) || metricName(k);
@@ -614,6 +614,19 @@
       };
       output.replaceChildren(...Object.entries(data).map(([k, v]) => el("span", { class: "figure", "data-output": k, text: named(k) + ": " + said(v) })));
       say("");
+    };
+    const form = formWidget("compute", op.inputs, op.summary || L.run, run);
+    // the answer is on the page when it opens, where the form's defaults already make a valid question (a loan with
+    // its usual rate and term); once only, and quietly: an answer that fails waits for the person's own values
+    let asked = false;
+    refreshers.push(async () => {
+      if (asked || !form.checkValidity()) return;
+      asked = true;
+      try {
+        await run(readForm(form, op.inputs));
+      } catch (err) {
+        output.replaceChildren();
+      }
     });
     return [form, output];
   }

@@ -421,3 +421,23 @@ def test_who_pays_whom_is_a_line_per_payment_on_a_phone(server, browser, prompt,
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"settle-up-{'zh' if people[0] == '我' else 'en'}-390.png"), full_page=True)
     context.close()
+
+
+def test_a_calculator_whose_request_gave_its_numbers_opens_with_the_answer(server, browser):
+    # given a calculator asked with its numbers ("10000 at 5% for 10 years"), opened on a phone
+    job = make(server, "compound interest: 10000 at 5% a year for 10 years, how much will I have", "pg-answer")
+    context = browser.new_context(viewport=PHONE, color_scheme="light")
+    page = open_tool(Watched(context.new_page()), job["ui_url"], server.token("pg-answer"))
+    # then the answer is on the page before anyone presses the button, with no error said
+    until(page, "document.querySelector('.output .figure') !== null")
+    shown = page.locator(".output").first.inner_text()
+    assert "10000" in page.locator("form[data-form=compute]").evaluate(
+        "f => [...f.elements].map(e => e.value).join(' ')"
+    )
+    assert page.locator("#status").inner_text() == ""
+    # and it is the answer the button gives for the same values
+    page.evaluate("document.querySelector('.output').replaceChildren()")
+    page.locator("form[data-form=compute] button[type=submit]").click()
+    until(page, "document.querySelector('.output .figure') !== null")
+    assert page.locator(".output").first.inner_text() == shown
+    context.close()
