@@ -112,3 +112,10 @@ def test_a_limit_kept_per_day_leads_the_page_even_without_figures_over_every_row
 def test_a_number_no_figure_adds_or_averages_is_not_charted():
     # a rota's rows hold who starts and how many days a turn lasts: numbers, but no figure sums or averages them
     assert only_view("家里三个孩子轮流洗碗 排个表")["chart"] is None
+
+
+def test_a_collections_random_pick_is_not_what_its_page_leads_with():
+    program = program_for("a list of the board games we own with player count")
+    view = next(iter(views(program).values()))
+    assert any("pick(" in e for op in program.operations for e in getattr(op, "metrics", {}).values())
+    assert view["headline_op"] != "pickOne" and "choice" not in view["headline"], view

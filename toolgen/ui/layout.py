@@ -77,13 +77,18 @@ def _unit(entity: Entity, name: str) -> str | None:
     return found.group(1).strip().lower() if found else None
 
 
+def _picks(op: AggregateOp) -> bool:
+    return any("pick(" in expression for expression in op.metrics.values())
+
+
 def views(program: ToolProgram) -> dict[str, dict[str, Any]]:
     """Each entity's headline figures (its goal's or limit's where it has one, else from its first aggregate over
     every row) and its chart."""
     out: dict[str, dict[str, Any]] = {}
     for name, entity in program.entities.items():
         aggregates = [op for op in program.operations if isinstance(op, AggregateOp) and op.entity == name]
-        plain = [op for op in aggregates if not (op.group_by or op.series)]
+        # a random pick is asked for, not a figure to lead with ("Picked for you" on every collection's page)
+        plain = [op for op in aggregates if not (op.group_by or op.series or _picks(op))]
         overall = next((op for op in plain if not op.period), plain[0] if plain else None)
         goal = next((op for op in plain if set(op.constants) & _AIMS), None)
         first: AggregateOp | None = goal or overall  # a goal or limit is what the page leads with
