@@ -572,7 +572,7 @@
         return;
       }
       const head = el("tr", {}, order.map(([n, isComputed]) => el("th", { scope: "col", text: isComputed ? metricName(n) : fields[n].label || n })));
-      if (upd || del) head.appendChild(el("th", { scope: "col" }, [el("span", { class: "sr-only", text: L.actions })]));
+      if (upd || del) head.appendChild(el("th", { scope: "col", class: "actions" }, [el("span", { class: "sr-only", text: L.actions })]));
       const body = el("tbody", {}, data.items.map(row));
       wrap.appendChild(el("table", { "data-rows": op.entity }, [el("thead", {}, [head]), body]));
       more(body, [...data.items], data.next);
@@ -689,7 +689,11 @@
           more.appendChild(el("div", { class: "figure-group" }, [el("h3", { text: op.summary || op.id }), ...statsWidget(op, [])]));
         }
       }
-      for (const op of ops.filter((o) => o.entity === name && o.kind === "list")) parts.push(...tableWidget(op, entity, ops));
+      const lists = ops.filter((o) => o.entity === name && o.kind === "list");
+      for (const op of lists) {  // two lists of one entity (all, and what is due soon): each says which it is
+        if (lists.length > 1) parts.push(el("h3", { text: op.summary || op.id }));
+        parts.push(...tableWidget(op, entity, ops));
+      }
       if (more.children.length > 1) parts.push(more);
       widgets.appendChild(section(entity.label || name, parts));
     }
