@@ -651,9 +651,7 @@ def _log(subject: Subject | None, intent: Intent, fact: Fact, c: Composition) ->
     goal = _goal(subject, intent, numeric)
     if goal is not None and date_field:
         f, period, value, how, cap = goal
-        ops.append(
-            _limit_op(entity, f, period, value, labels) if cap else _goal_op(entity, f, period, value, how, labels)
-        )
+        ops.append(_goal_op(entity, f, period, value, how, labels, cap=cap))
     return {
         "name": snake(subject.id if subject else f"{intent.slots.get('object') or 'custom'}_log"),
         "title": _title(subject, intent, Words(en="Log", zh="记录")),
@@ -745,33 +743,12 @@ def _goal(
     return None
 
 
-def _limit_op(entity: str, f: FieldDef, period: str, value: float, labels: _Labels) -> dict[str, Any]:
-    """A cap to stay under: how much so far, what is left of it, whether it is kept, and by how much it is over;
-    good while under it (the constant keeps the goal's name: "set my limit to 90" revises it, revise.py)."""
-    lang, label = labels.lang, f.display(labels.lang)
-    done = f"sum({f.name})"
-    when = {"day": ("Today", "今天"), "week": ("This week", "本周"), "month": ("This month", "本月"),
-            "all": ("So far", "累计")}[period]  # fmt: skip
-    metrics = {
-        labels.add("so_far", f"{when[0]}: {label.lower()}", f"{when[1]}{label}"): f"round({done}, 2)",
-        labels.add("left", "Left", "还剩"): f"round(max(goal - {done}, 0), 2)",
-        labels.add("over_by", "Over by", "超出"): f"round(max({done} - goal, 0), 2)",
-        labels.add("limit", "Limit", "上限"): "goal",
-        labels.add("within_limit", "Within the limit", "未超标"): f"{done} <= goal",
-    }
-    return {
-        "id": "goal",
-        "kind": "aggregate",
-        "path": "/goal",
-        "entity": entity,
-        **({"period": period} if period != "all" else {}),
-        "constants": {"goal": value},
-        "metrics": metrics,
-        "summary": _say(lang, f"{when[0]} against your limit", f"{when[1]}与上限对比"),
-    }
-
-
-def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labels: _Labels) -> dict[str, Any]:
+def _goal_op(
+    entity: str, f: FieldDef, period: str, value: float, how: str, labels: _Labels, *, cap: bool = False
+) -> dict[str, Any]:
+    """The figures against a goal: so far, the goal, what is still to go, whether it is reached; a reading's (how
+    "last") how far the latest is from it; a limit's (``cap``) what is left of it, by how much it is over, whether
+    it is kept: good while under it. The constant is "goal" either way ("set my limit to 90" revises it, revise.py)."""
     lang, label = labels.lang, f.display(labels.lang)
     done = f"{how}({f.name})"
     when = {"day": ("Today", "今天"), "week": ("This week", "本周"), "month": ("This month", "本月"),
@@ -782,6 +759,14 @@ def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labe
             labels.add("goal", "Goal", "目标"): "goal",
             labels.add("to_goal", "Difference from goal", "离目标还差"): f"round(abs(last({f.name}) - goal), 2)",
         }
+    elif cap:
+        metrics = {
+            labels.add("so_far", f"{when[0]}: {label.lower()}", f"{when[1]}{label}"): f"round({done}, 2)",
+            labels.add("left", "Left", "还剩"): f"round(max(goal - {done}, 0), 2)",
+            labels.add("over_by", "Over by", "超出"): f"round(max({done} - goal, 0), 2)",
+            labels.add("limit", "Limit", "上限"): "goal",
+            labels.add("within_limit", "Within the limit", "未超标"): f"{done} <= goal",
+        }
     else:
         metrics = {
             labels.add("so_far", f"{when[0]}: {label.lower()}", f"{when[1]}{label}"): f"round({done}, 2)",
@@ -789,6 +774,7 @@ def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labe
             labels.add("remaining", "Still to go", "还差"): f"round(max(goal - {done}, 0), 2)",
             labels.add("reached", "Goal reached", "已达标"): f"{done} >= goal",
         }
+    against = ("limit", "上限") if cap else ("goal", "目标")
     return {
         "id": "goal",
         "kind": "aggregate",
@@ -797,7 +783,7 @@ def _goal_op(entity: str, f: FieldDef, period: str, value: float, how: str, labe
         **({"period": period} if period != "all" else {}),
         "constants": {"goal": value},
         "metrics": metrics,
-        "summary": _say(lang, f"{when[0]} against your goal", f"{when[1]}与目标对比"),
+        "summary": _say(lang, f"{when[0]} against your {against[0]}", f"{when[1]}与{against[1]}对比"),
     }
 
 
