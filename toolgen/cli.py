@@ -46,7 +46,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ephemeral=args.ephemeral,
         )
     )
-    return 0  # not reached
 
 
 def cmd_token(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NoReturn
 
 from toolgen.auth import state_dir
 from toolgen.config import TOOL_FUNCTION_PREFIX
@@ -273,7 +274,7 @@ def serve(
     return 0
 
 
-def exit_now(code: int) -> None:
+def exit_now(code: int) -> NoReturn:
     """End the process once the platform has stopped (its journal closed): without waiting for the interpreter to
     tear down moto's backends (seconds) or for a thread that outlived its platform."""
     logging.shutdown()
