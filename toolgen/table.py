@@ -98,7 +98,7 @@ class ItemTable(Protocol):
     def update(
         self, pk: str, sk: str, values: dict[str, Any], *, expect: dict[str, Any] | None = None
     ) -> dict[str, Any]: ...
-    def delete(self, pk: str, sk: str) -> bool: ...
+    def delete(self, pk: str, sk: str, *, expect: dict[str, Any] | None = None) -> dict[str, Any] | None: ...
     def delete_prefix(self, pk: str, sk_prefix: str = "") -> int: ...
     def transact(self, steps: list[Put | Change]) -> None: ...
     def put_many(self, items: list[dict[str, Any]], deletes: Sequence[tuple[str, str]] = ()) -> None: ...
@@ -322,9 +322,24 @@ class DynamoTable:
             raise NotFoundError(f"item {sk} does not exist") from e
         return self._decode(raw["Attributes"])
 
-    def delete(self, pk: str, sk: str) -> bool:
-        raw = self._call("delete_item", Key=self._encode({"pk": pk, "sk": sk}), ReturnValues="ALL_OLD")
-        return bool(raw.get("Attributes"))
+    def delete(self, pk: str, sk: str, *, expect: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Delete an item; the item as it was (None: there was none). With ``expect``, only if the item exists and
+        those attributes still hold (else ConflictError)."""
+        extra: dict[str, Any] = {}
+        if expect:
+            names = {f"#e{i}": key for i, key in enumerate(expect)}
+            values = {f":e{i}": value for i, value in enumerate(expect.values())}
+            condition = " AND ".join(["attribute_exists(pk)", *(f"#e{i} = :e{i}" for i in range(len(expect)))])
+            extra = {
+                "ConditionExpression": condition,
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": self._encode(values),
+            }
+        try:
+            raw = self._call("delete_item", Key=self._encode({"pk": pk, "sk": sk}), ReturnValues="ALL_OLD", **extra)
+        except _Refused as e:
+            raise ConflictError(f"item {sk} changed or vanished meanwhile") from e
+        return self._decode(raw["Attributes"]) if raw.get("Attributes") else None
 
     def delete_prefix(self, pk: str, sk_prefix: str = "") -> int:
         keys = [{"pk": item["pk"], "sk": item["sk"]} for item in self.query(pk, sk_prefix)]
@@ -480,8 +495,11 @@ class MemoryTable:
                 item[k] = copy.deepcopy(v)
         return copy.deepcopy(item)
 
-    def delete(self, pk: str, sk: str) -> bool:
-        return self.items.pop((pk, sk), None) is not None
+    def delete(self, pk: str, sk: str, *, expect: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        item = self.items.get((pk, sk))
+        if expect and (item is None or any(item.get(k) != v for k, v in expect.items())):
+            raise ConflictError("changed")
+        return self.items.pop((pk, sk), None)
 
     def delete_prefix(self, pk: str, sk_prefix: str = "") -> int:
         keys = [k for k in self.items if k[0] == pk and k[1].startswith(sk_prefix)]

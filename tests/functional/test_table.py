@@ -41,6 +41,23 @@ def test_update_sets_removes_and_checks_expectations(table):
         table.update(pk, "missing", {"v": 1})
 
 
+def test_delete_hands_back_the_item_it_deleted(table):
+    pk = sortable_id("x")
+    table.put({"pk": pk, "sk": "a", "data": {"kwh": 2.5}})
+    assert table.delete(pk, "a") == {"pk": pk, "sk": "a", "data": {"kwh": 2.5}}
+    assert table.delete(pk, "a") is None
+
+
+def test_delete_with_expectations_only_deletes_the_item_as_read(table):
+    pk = sortable_id("x")
+    table.put({"pk": pk, "sk": "a", "v": 2})
+    with pytest.raises(ConflictError):
+        table.delete(pk, "a", expect={"v": 1})
+    assert table.delete(pk, "a", expect={"v": 2}) == {"pk": pk, "sk": "a", "v": 2}
+    with pytest.raises(ConflictError):  # gone: nothing as read to delete
+        table.delete(pk, "a", expect={"v": 2})
+
+
 def test_query_pages_through_everything_and_delete_prefix_batches(table):
     pk = sortable_id("x")
     for i in range(60):
