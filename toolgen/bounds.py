@@ -11,7 +11,8 @@ MAX_ROUND_DIGITS = 15  # round()'s decimal places: a float holds 15 to 17 signif
 # What one person may keep (SECURITY.md, README): past it a write is a 409 saying so, never a slower platform.
 MAX_ROWS_PER_PERSON = 100_000  # rows of one tool for one person, all its entities together
 MAX_MEMORIES_PER_PERSON = 10_000  # memories of one person, superseded ones included (they are kept as history)
-# The newest rows a tool's figures are computed over, after a write (between writes they are kept: figures.py).
+# The newest rows a tool's figures are computed over, after a write, where no digest answers them (all-time figures
+# come from the digest every write keeps: runtime/running.py; between writes figures are kept: figures.py).
 # Bounded by what the embedded emulator reads within a tool's 10 s timeout: its DynamoDB (moto) serialises about
 # a thousand items a second, so 10,000 rows (expressions.MAX_ROWS, the bound before) timed out on every figure
 # call after a write; 2,000 take about 2 s there, and a few pages (~100 ms) on DynamoDB.

@@ -38,6 +38,7 @@ __all__ = [
     "Work",
     "aggregate",
     "compute",
+    "evaluate",
     "next_occurrence",
     "row_matches",
     "row_values",
@@ -152,6 +153,17 @@ def aggregate(
     memo = _Memo(work, len(rows))
     functions = memo.functions(column_functions(len(rows), today or _today(), work))
     evaluator = _Evaluator(operators=memo.operators(operators(work)), functions=functions, names=names)
+    return {name: _safe(evaluator, name, expr) for name, expr in metrics.items()}
+
+
+def evaluate(
+    metrics: dict[str, str],
+    names: dict[str, Any],
+    functions: dict[str, Callable[..., Any]],
+    ops: dict[type, Callable[..., Any]],
+) -> dict[str, Any]:
+    """Each metric with these names, functions and operators bound (a digest's figures: runtime/running.py)."""
+    evaluator = _Evaluator(operators=ops, functions=functions, names=_names((), names))
     return {name: _safe(evaluator, name, expr) for name, expr in metrics.items()}
 
 

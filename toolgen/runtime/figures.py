@@ -1,17 +1,16 @@
 """Figures (aggregate operations) kept between writes, so that asking again costs two item reads.
 
-Why a cache checked against a version, and not figures maintained on write: a figure is any expression over
-columns (sums and counts, but also streak, settle, first and last, min and max that a delete can undo), filtered by
-conditions that move with the day (``where``, ``period``) and by the caller's own query; keeping each of them up to
-date on every write would mean a rule per function and per condition, and getting one wrong gives wrong numbers
-silently. A cache is right by construction: the partition's version (rows.py's summary) moves with every write,
-and a kept figure is used only while the version, the operation's query, the day and the program's revision are
-those it was computed for (a revision writes no row, so moves no version, yet may change the operation or the unit
-its rows read in). What it costs:
-- asked again with nothing written: the summary and the kept figure, two GetItems, whatever the row count;
-- after a write, one recomputation over the newest ``bounds.FIGURE_ROWS`` rows (2,000, read a page at a time,
-  newest first): bounded by that, not by the rows a person keeps. A person with more rows has figures over their
-  newest 2,000 (before, over their newest 10,000, but every such call read every row and timed out locally).
+A cache checked against a version sits in front of every figure: the partition's version (rows.py's summary)
+moves with every write, and a kept figure is used only while the version, the operation's query, the day and the
+program's revision are those it was computed for (a revision writes no row, so moves no version, yet may change the
+operation or the unit its rows read in). Right by construction, whatever the figure: any expression over columns,
+filtered by conditions that move with the day (``where``, ``period``) and by the caller's own query. What a figure
+costs after a write:
+- an all-time figure the entity's digest answers (sums, means, counts, extremes, first and last, counts of a value,
+  streaks, settle: runtime/running.py, which every write keeps): one read, exact over every row;
+- any other, one recomputation over the newest ``bounds.FIGURE_ROWS`` rows (2,000, read a page at a time, newest
+  first): bounded by that, not by the rows a person keeps; an answer over fewer than every row says so
+  (``newest``), and while a digest is being built such an answer is not kept, so that asking again builds on.
 A figure that draws at random (``pick``) is never kept: asking again must be able to draw again.
 """
 
@@ -51,9 +50,10 @@ def kept_or_computed(
     compute: Callable[[], dict[str, Any]],
     *,
     inputs: dict[str, Any] | None = None,
+    keep: Callable[[dict[str, Any]], bool] = lambda answer: True,
 ) -> dict[str, Any]:
     """The operation's figures: as kept, when nothing was written since and the question (``wanted``: the filters,
-    ``inputs``: the values typed in) is the same; else ``compute()``, kept for next time."""
+    ``inputs``: the values typed in) is the same; else ``compute()``, kept for next time where ``keep`` says."""
     if _random(op):
         return compute()
     version = rows.summary().get("version", 0)  # read before the rows: a write after it makes what we keep stale
@@ -64,7 +64,7 @@ def kept_or_computed(
         return answer
     answer = compute()
     text = json.dumps(answer, ensure_ascii=False)
-    if len(text) <= MAX_KEPT:
+    if len(text) <= MAX_KEPT and keep(answer):
         rows.keep(op.id, {"version": version, "question": question, "answer": text})
     return answer
 

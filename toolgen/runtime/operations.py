@@ -10,7 +10,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from toolgen.bounds import FIGURE_ROWS
-from toolgen.runtime import expressions, figures, periods, previous
+from toolgen.runtime import expressions, figures, periods, previous, running
 from toolgen.runtime.errors import Invalid
 from toolgen.runtime.messages import Message
 from toolgen.runtime.rows import RowStore
@@ -144,22 +144,37 @@ def list_rows(
 def aggregate(
     program: ToolProgram, op: AggregateOp, rows: RowStore, query: dict[str, str], today: dt.date
 ) -> dict[str, Any]:
-    """Figures over the newest rows (of the current day, week or month when the operation says so), maybe per
-    group or for each of the latest periods (a series); kept until the next write (figures.py)."""
+    """Figures over every row (from the entity's digest) or the newest rows (of the current day, week or month when
+    the operation says so), maybe per group or for each of the latest periods (a series); kept until the next
+    write (figures.py), except an answer over the newest rows while a digest is being built: asking again builds
+    on."""
     entity = program.entities[op.entity]
     wanted = _filters(entity, op.filters, query)
     inputs = _inputs(op, query, today)
+    plan = rows.running_plan(op.entity)
+    from_digest = plan is not None and op.id in plan.ops and not wanted
 
     def compute() -> dict[str, Any]:
         return _figures(entity, op, rows, wanted, {**constants(program, op), **inputs}, today)
 
-    return figures.kept_or_computed(rows, op, wanted, today, compute, inputs=inputs)
+    def whole(answer: dict[str, Any]) -> bool:
+        return not (from_digest and "newest" in answer)
+
+    return figures.kept_or_computed(rows, op, wanted, today, compute, inputs=inputs, keep=whole)
 
 
 def _figures(
     entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], names: dict[str, Any], today: dt.date
 ) -> dict[str, Any]:
-    """``names``: what the expressions read besides the rows (settings, constants, the caller's inputs)."""
+    """``names``: what the expressions read besides the rows (settings, constants, the caller's inputs).
+
+    All-time figures with no filter asked come from the entity's digest where it keeps them (running.py): exact
+    over every row. Else, and while a digest cannot be had, over the newest ``FIGURE_ROWS`` rows, said so."""
+    plan = rows.running_plan(op.entity)
+    if plan is not None and op.id in plan.ops and not wanted:
+        state = rows.running(op.entity, plan)
+        if state is not None:
+            return running.figures(plan, entity, op, state, names, today)
     read = rows.recent(op.entity, FIGURE_ROWS + 1)  # one more than the window: whether there are older rows
     partial = len(read) > FIGURE_ROWS
     answer = _over(entity, op, read[-FIGURE_ROWS:], wanted, names, today)

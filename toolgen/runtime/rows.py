@@ -34,6 +34,7 @@ from toolgen import cursor
 from toolgen.bounds import MAX_ROWS_PER_PERSON
 from toolgen.errors import ConflictError
 from toolgen.ids import ROW_ID_RE, sortable_id
+from toolgen.runtime import running
 from toolgen.runtime.errors import Invalid, RouteNotFound, TooMany
 from toolgen.runtime.messages import Message
 from toolgen.runtime.migrate import Migrations
@@ -64,6 +65,35 @@ class RowStore:
         for migration in getattr(program, "migrations", None) or []:
             by_entity.setdefault(migration.entity, []).append(migration)
         self._migrations = {entity: Migrations(migrations) for entity, migrations in by_entity.items()}
+        self._plans: dict[str, running.Plan | None] = {}
+
+    def running_plan(self, entity: str) -> running.Plan | None:
+        """The digest ``entity`` keeps for its all-time figures (running.py), or None."""
+        if entity not in self._plans:
+            self._plans[entity] = running.plan_for(self.program, entity)
+        return self._plans[entity]
+
+    def _begin(self, entity: str) -> tuple[running.Plan | None, running.Ticket | None]:
+        """Before a row of ``entity`` is written: the write counted in for its digest, if it keeps one."""
+        plan = self.running_plan(entity)
+        return plan, (running.begin(self.table, self.pk, plan) if plan else None)
+
+    def _finish(self, plan: running.Plan | None, ticket: running.Ticket | None, change: dict[str, Any]) -> None:
+        """After the write: its change (``added``, ``removed``; ``sure=False`` when an error left it unknown) taken
+        into the digest."""
+        if plan is not None and ticket is not None:
+            running.finish(self.table, self.pk, plan, ticket, **change)
+
+    def running(self, entity: str, plan: running.Plan) -> dict[str, Any] | None:
+        """The entity's digest, kept or built (further) from its rows; None while it cannot be had."""
+
+        def page(after: str) -> tuple[list[dict[str, Any]], str | None]:
+            start = {"pk": self.pk, "sk": after} if after else None
+            items, following = self.table.query_page(self.pk, f"{entity}#", start, limit=running.CHUNK)
+            last = items[-1]["sk"] if items and following is not None else None
+            return [self._row(entity, item) for item in items], last
+
+        return running.digest(self.table, self.pk, plan, page)
 
     def _data(self, entity: str, item: dict[str, Any]) -> dict[str, Any]:
         """The row's stored data as the current revision reads it, hidden fields included."""
@@ -98,15 +128,23 @@ class RowStore:
             "created_at": now,
             "updated_at": now,
         }
-        self.table.put(item, if_absent=True)
-        try:  # counted after it is written, so a figure computed meanwhile is not kept as current
-            self.table.add(self.pk, SUMMARY, {"rows": 1, "version": 1}, below={"rows": MAX_ROWS_PER_PERSON})
-        except ConflictError:
-            self.table.delete(self.pk, sk)  # past the cap: taken back
-            # and the version moved, so a figure computed while the row was there is not kept as current
-            self.table.add(self.pk, SUMMARY, {"version": 1})
-            raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
-        return self._row(entity, item)
+        plan, ticket = self._begin(entity)
+        change: dict[str, Any] = {"sure": False}  # until the row is known to be written, or not
+        try:
+            self.table.put(item, if_absent=True)
+            try:  # counted after it is written, so a figure computed meanwhile is not kept as current
+                self.table.add(self.pk, SUMMARY, {"rows": 1, "version": 1}, below={"rows": MAX_ROWS_PER_PERSON})
+            except ConflictError:
+                self.table.delete(self.pk, sk)  # past the cap: taken back
+                change = {}
+                # and the version moved, so a figure computed while the row was there is not kept as current
+                self.table.add(self.pk, SUMMARY, {"version": 1})
+                raise TooMany(Message("too_many_rows", limit=MAX_ROWS_PER_PERSON)) from None
+            row = self._row(entity, item)
+            change = {"added": row}
+            return row
+        finally:
+            self._finish(plan, ticket, change)
 
     def page(
         self, entity: str, token: str | None, limit: int, *, newest_first: bool
@@ -159,7 +197,10 @@ class RowStore:
         return self._row(entity, item)
 
     def update(self, entity: str, row_id: str, changes: dict[str, Any]) -> dict[str, Any]:
-        """Merge ``changes`` into a row; a concurrent change is re-read and merged again, never overwritten."""
+        """Merge ``changes`` into a row; a concurrent change is re-read and merged again, never overwritten.
+
+        Each attempt reads the row, then starts its write for the digest (running.begin), then writes only if the
+        row is as read: so two writes of one row reach the digest in the order they reached the row."""
         sk = self._sk(entity, row_id)
         for _ in range(UPDATE_ATTEMPTS):
             item = self.table.get(self.pk, sk)
@@ -168,20 +209,46 @@ class RowStore:
             # migrated first, so that a renamed field's value moves under its new name rather than staying behind
             merged = {**self._data(entity, item), **changes}
             rev = max(item.get("rev", 1), self.revision)  # never older: a warm process may serve the last revision
+            plan, ticket = self._begin(entity)
+            change: dict[str, Any] = {"sure": False}
             try:
-                updated = self.table.update(
-                    self.pk,
-                    sk,
-                    {"data": merged, "rev": rev, "updated_at": _now()},
-                    expect={"updated_at": item["updated_at"]},
-                )
-            except ConflictError:
-                continue
-            self._moved()
-            return self._row(entity, updated)
+                try:
+                    updated = self.table.update(
+                        self.pk,
+                        sk,
+                        {"data": merged, "rev": rev, "updated_at": _now()},
+                        expect={"updated_at": item["updated_at"]},
+                    )
+                except ConflictError:
+                    change = {}
+                    continue
+                row = self._row(entity, updated)
+                change = {"added": row, "removed": self._row(entity, item)}
+                self._moved()
+                return row
+            finally:
+                self._finish(plan, ticket, change)
         raise ConflictError(f"{entity} {row_id} kept changing; try again")
 
     def delete(self, entity: str, row_id: str) -> None:
-        if not self.table.delete(self.pk, self._sk(entity, row_id)):
-            raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
-        self._moved(rows=-1)
+        """Delete a row as read (as update does: the digest takes changes in the order they reached the row)."""
+        sk = self._sk(entity, row_id)
+        for _ in range(UPDATE_ATTEMPTS):
+            item = self.table.get(self.pk, sk)
+            if item is None:
+                raise RouteNotFound(Message("no_row", entity=entity, row_id=row_id))
+            plan, ticket = self._begin(entity)
+            change: dict[str, Any] = {"sure": False}
+            try:
+                try:
+                    as_read = {"updated_at": item["updated_at"]} if "updated_at" in item else {"sk": sk}
+                    self.table.delete(self.pk, sk, expect=as_read)
+                except ConflictError:
+                    change = {}
+                    continue
+                change = {"removed": self._row(entity, item)}
+                self._moved(rows=-1)
+                return
+            finally:
+                self._finish(plan, ticket, change)
+        raise ConflictError(f"{entity} {row_id} kept changing; try again")
