@@ -119,13 +119,13 @@ bench: setup layer baseline
 	$(BIN)/python bench/classify.py
 	$(BIN)/python bench/report.py
 
-# The baseline of bench/coldstart.py: Powertools, pydantic and boto3 for python3.12 on x86_64, as a Lambda
+# The baseline of bench/coldstart.py: Powertools, pydantic, boto3 and cryptography for python3.12 on x86_64, as a Lambda
 # function's package would carry them (pinned by constraints.txt), with their bytecode.
 baseline: setup
 	rm -rf build/baseline && mkdir -p build/baseline
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --target build/baseline \
 		--platform manylinux2014_x86_64 --implementation cp --python-version 3.12 --only-binary=:all: \
-		-c constraints.txt aws-lambda-powertools pydantic boto3
+		-c constraints.txt aws-lambda-powertools pydantic boto3 cryptography
 	@# compiled for python3.12 as the layer is, so the two cold starts compare like with like
 	@test -x "$(PY312)/bin/python3.12" && "$(PY312)/bin/python3.12" -m compileall -q -j 0 \
 		--invalidation-mode unchecked-hash build/baseline || echo "no python3.12: the baseline has no bytecode"

@@ -7,7 +7,7 @@ process start to exit, as Lambda would run it: Python 3.12 with only the task an
 that only imports boto3 and makes a DynamoDB client (what the runtime no longer does).
 
 Beside it, in the same run and the same way: the baseline, the same tool's create written the usual way
-(bench/baseline_tool.py: Powertools, pydantic and boto3, built for python3.12 by `make baseline`); and the
+(bench/baseline_tool.py: Powertools, pydantic, boto3 and cryptography, built for python3.12 by `make baseline`); and the
 warm invoke, the same handler's later calls in the same process.
 
 A tool deployed without reserved concurrency keeps its limit with lease slots in the table (toolgen/runtime/

@@ -48,7 +48,6 @@ FIGURES: list[tuple[str, str, str, tuple[str, Callable[[dict], bool]] | None]] =
         ("< 50", lambda r: r["served_recall_p95_ms_10k"] < 50),
     ),
     ("served_recall_cold_ms_10k", "ms", "GET /v1/recall, 10,000 memories, a new API process", None),
-    ("served_recall_p95_ms_100k", "ms", "GET /v1/recall over HTTP, 100,000 memories, warm, p95", None),
     ("served_recall_after_write_p95_ms_10k", "ms", "GET /v1/recall right after a write, 10,000 memories, p95", None),
     (
         "recall_bm25_p95_ms_10k",
