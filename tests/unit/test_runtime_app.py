@@ -107,6 +107,21 @@ def test_malformed_json_is_400(runs):
     assert call(runs, "POST", "/runs", raw_body="{not json")[0] == 400
 
 
+def test_a_method_the_path_does_not_take_is_405_naming_the_ones_it_does(runs):
+    # a PUT where the tool updates with PATCH: the path is the tool's, so not a 404 (issue 35, real clients)
+    event = tool_event("PUT", "/runs/r0000000000000000000z", token=auth.mint("alice", SECRET), body={"distance": 4})
+    answer = runs.handle(event)
+    body = json.loads(answer["body"])
+    assert answer["statusCode"] == 405 and body["code"] == "method_not_allowed"
+    taken = sorted({op.method for op in runs.program.operations if op.path == "/runs/{id}"})
+    assert taken and "PUT" not in taken
+    assert answer["headers"]["allow"] == ", ".join(taken) and "PUT" in body["message"]
+    assert call(runs, "DELETE", "/runs")[0] == 405  # the list takes GET and POST
+    zh = app_for("记录我的跑步")
+    status, said = call(zh, "PUT", "/runs")
+    assert status == 405 and "不支持 PUT" in said["message"]
+
+
 def test_unknown_route_and_row_are_404(runs):
     assert call(runs, "GET", "/nothing")[0] == 404
     assert call(runs, "DELETE", "/runs/r0000000000000000000z")[0] == 404

@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl
 from toolgen import auth, awslite
 from toolgen.errors import AuthError, ConfigError, ConflictError, ToolgenError
 from toolgen.runtime import operations, view
-from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, RouteNotFound, ToolCallError
+from toolgen.runtime.errors import BadRequest, Forbidden, Invalid, MethodNotAllowed, RouteNotFound, ToolCallError
 from toolgen.runtime.fetch import run_fetch
 from toolgen.runtime.lease import HOLD_ENV, LIMIT_ENV, RETRY_AFTER_S, Busy, Leases
 from toolgen.runtime.messages import Message, say
@@ -119,6 +119,10 @@ class ToolApp:
         lang = self.program.ui.lang
         try:
             return self._handle(event)
+        except MethodNotAllowed as e:
+            refused = response(e.status, {"code": e.code, "message": e.text(lang), "details": e.details_value})
+            refused["headers"]["allow"] = str(e.said.params["allowed"]) if e.said else ""
+            return refused
         except ToolCallError as e:
             return response(e.status, {"code": e.code, "message": e.text(lang), "details": e.details_value})
         except AuthError as e:
@@ -163,6 +167,9 @@ class ToolApp:
                 if "x-toolgen-probe" not in (event.get("headers") or {}):  # the platform's probe is not a use
                     self._count_use(user)
                 return result
+        allowed = sorted({op_method for op_method, pattern, _ in self._routes if pattern.match(path)})
+        if allowed:  # the path is the tool's, the method is not (a PUT where the tool updates with PATCH)
+            raise MethodNotAllowed(Message("no_method", method=method, path=path, allowed=", ".join(allowed)))
         raise RouteNotFound(Message("no_route", method=method, path=path))
 
     def _page(self) -> dict[str, Any]:

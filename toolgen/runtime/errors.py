@@ -38,6 +38,10 @@ class RouteNotFound(ToolCallError):
     status, code = 404, "not_found"
 
 
+class MethodNotAllowed(ToolCallError):
+    status, code = 405, "method_not_allowed"
+
+
 class Invalid(ToolCallError):
     status, code = 422, "invalid_input"
 

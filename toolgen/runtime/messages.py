@@ -45,6 +45,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     ),
     "repeated_query": ("a query parameter is given more than once", "有查询参数重复出现"),
     "no_route": ("no route {method} {path}", "没有这个接口：{method} {path}"),
+    "no_method": ("{path} does not take {method}; it takes {allowed}", "{path} 不支持 {method}，只支持 {allowed}"),
     "nothing_to_change": ("nothing to change", "没有要修改的内容"),
     "no_handler": ("operation {op} has no handler", "操作 {op} 无法处理"),
     "not_utf8": ("the body is not valid UTF-8", "请求体不是有效的 UTF-8"),
