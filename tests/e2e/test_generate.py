@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import html
+import json
+import urllib.parse
+from http.client import HTTPConnection
 
 import pytest
 
@@ -51,6 +54,45 @@ def test_page_is_served_at_the_jobs_ui_url_with_its_csp(server):
     assert page.headers["Content-Type"].startswith("text/html")
     assert "default-src 'none'" in page.headers["Content-Security-Policy"]
     assert 'data-theme="macaron-ui-v3"' in page.body and "#FF9AA2" in page.body
+
+
+def test_head_of_a_page_answers_as_its_get_without_the_page(server):
+    job = generate(server, "a todo list for chores")
+    head = http("HEAD", job["ui_url"])
+    assert head.status == 200 and head.body is None
+    assert head.headers["Content-Type"].startswith("text/html") and "Content-Security-Policy" in head.headers
+    assert http("HEAD", f"{server.url}/p/t{'9' * 20}").status == 404
+
+
+def test_every_api_answer_says_nosniff_and_no_store(server):
+    token = server.token("hedda")
+    answers = [
+        http("GET", f"{server.url}/v1/health"),
+        http("GET", f"{server.url}/v1/tools", token=token),
+        http("GET", f"{server.url}/v1/tools"),  # 401
+        http("GET", f"{server.url}/v1/tools/t{'9' * 20}", token=token),  # 404
+        http("POST", f"{server.url}/v1/tools", token=token, body={"prompt": ""}),  # 422
+    ]
+    assert [a.status for a in answers] == [200, 200, 401, 404, 422]
+    for answer in answers:
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Cache-Control"] == "no-store"
+
+
+def test_two_authorization_headers_are_refused(server):
+    mine, theirs = server.token("ines"), server.token("jon")
+    where = urllib.parse.urlsplit(server.url)
+    connection = HTTPConnection(where.hostname, where.port, timeout=30)
+    try:
+        connection.putrequest("GET", "/v1/tools")
+        connection.putheader("Authorization", f"Bearer {mine}")
+        connection.putheader("Authorization", f"Bearer {theirs}")  # a second line: checked one, read the other
+        connection.endheaders()
+        answer = connection.getresponse()
+        status, said = answer.status, json.loads(answer.read())
+    finally:
+        connection.close()
+    assert status == 400 and "one Authorization header" in said["message"]
 
 
 def test_a_tool_whose_upstream_does_not_answer_is_made_saying_so_on_the_job_and_page(server, upstream):

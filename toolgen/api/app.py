@@ -73,6 +73,9 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
+# On every answer that does not set its own: no answer is read as another type than it says, and none is stored
+# by a cache on the way (answers carry a person's tools, memories and jobs).
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
 _ERROR = ERROR
 RECALL_SHOWN = 100  # with all=true, the best this many of every memory bearing on the request
 PAGE_DEFAULT, PAGE_MAX = 100, 500  # items in one page of /v1/tools and /v1/memories
@@ -82,11 +85,31 @@ OK: dict[int, OpenAPIResponse] = {200: {"description": "OK"}}
 
 def handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Authenticate, then route. The Lambda handler's only call."""
+    return _secured(_handle(event, context))
+
+
+def _secured(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with SECURITY_HEADERS where it sets none of its own."""
+    multi = answer.get("multiValueHeaders")
+    present = {name.lower() for name in [*(answer.get("headers") or {}), *(multi or {})]}
+    missing = {name: value for name, value in SECURITY_HEADERS.items() if name.lower() not in present}
+    if multi is not None:
+        multi.update({name: [value] for name, value in missing.items()})
+    else:
+        answer["headers"] = {**(answer.get("headers") or {}), **missing}
+    return answer
+
+
+def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     path = event.get("path") or "/"
     if any(ord(c) < 0x20 or c == "\x7f" for c in path):
         # No route has a control character, and Powertools' patterns end in $, which also matches before a
         # final newline: "/v1/tools/\n" would reach the list of tools. Refused here, as no such route.
         return _refused(404, "not_found", "no such route")
+    multi = event.get("multiValueHeaders") or {}
+    said = [v for k, vs in multi.items() if k.lower() == "authorization" for v in vs or []]
+    if len(said) > 1:  # the authorizer would check one and the API read another
+        return _refused(400, "invalid_input", "send one Authorization header, not several")
     if not PUBLIC.match(path):
         try:
             user = auth.verify(auth.bearer(event.get("headers")), services().settings.secret)
@@ -508,12 +531,14 @@ def forget_me() -> Response[None]:
     return Response(204, None, None)
 
 
-@app.get("/p/<tool_id>", include_in_schema=False)
+@app.route("/p/<tool_id>", method=["GET", "HEAD"], include_in_schema=False)
 def page(tool_id: str) -> Response[str]:
-    """A tool's page, public by its unguessable id; it holds no data, which it reads with the person's token."""
+    """A tool's page, public by its unguessable id; it holds no data, which it reads with the person's token.
+    HEAD answers as GET does, without the page (a link checker's or a browser's preflight)."""
     found = services().pages.get(tool_id)
     headers = {**PAGE_HEADERS, "Content-Security-Policy": found.csp}
-    return Response(200, "text/html; charset=utf-8", found.html, headers=headers)
+    body = "" if app.current_event.http_method == "HEAD" else found.html
+    return Response(200, "text/html; charset=utf-8", body, headers=headers)
 
 
 __all__ = ["app", "handle", "status_of"]

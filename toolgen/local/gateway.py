@@ -100,7 +100,7 @@ def _json(status: int, body: dict[str, Any], extra: list[tuple[str, str]] | None
 UNAUTHORIZED = _json(
     401,
     {"code": "unauthorized", "message": "missing or invalid bearer token", "details": None},
-    [("WWW-Authenticate", "Bearer")],
+    [("WWW-Authenticate", "Bearer"), ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store")],
 )
 
 
