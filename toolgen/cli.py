@@ -652,6 +652,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`toolgen tools | head -1`): nothing more to say, no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # and nothing left to flush into the closed pipe at exit
+        return 1
     except Exception as e:
         from toolgen import aws
 

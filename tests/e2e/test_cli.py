@@ -35,6 +35,23 @@ def test_classify_json_has_the_documented_shape():
     assert 0.45 <= json.loads(done.stdout)["confidence"] <= 1
 
 
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    # `toolgen spec ... | head -1`: the reader closes the pipe before the document is written
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolgen.cli", "spec", "log my morning runs", "--json"],
+            stdout=writing,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(writing)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
 def test_spec_prints_a_valid_document_without_deploying():
     done = toolgen("spec", "rank Beijing, Shanghai and Guangzhou by max temperature", "--json")
     assert done.returncode == 0, done.stderr
