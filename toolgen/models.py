@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
 
 from toolgen.table import legacy_home
 
@@ -418,7 +418,7 @@ class AnswerRequest(Body):
 
 
 class VerifyRequest(Body):
-    valid: bool
+    valid: StrictBool  # true or false, never "yes", "on" or 0 (pydantic's lax reading took them)
     source: str | None = Field(default=None, max_length=200, description="what the fact was checked against")
 
 
@@ -477,7 +477,7 @@ class SuggestionList(BaseModel):
 
 
 class DecisionRequest(Body):
-    accept: bool = Field(description="true: revise the tool as suggested; false: no, and do not suggest it again")
+    accept: StrictBool = Field(description="true: revise the tool as suggested; false: no, and do not suggest it again")
 
 
 class RecallView(BaseModel):

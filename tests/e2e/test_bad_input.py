@@ -169,3 +169,16 @@ def test_a_token_with_non_ascii_bytes_is_a_401_at_a_tool(server, runs_tool, wher
     assert got == 401 and reply["code"] == "unauthorized"
     got, reply = raw_call(f"{server.url}/v1", "GET", "/tools", b".".join(parts))  # and at the API (was a 500)
     assert got == 401 and reply["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("said", ["yes", "on", "0", "1", "TRUE", ""])
+def test_a_boolean_is_true_or_false_and_nothing_else(server, said):
+    token = server.token("bo")
+    memory = http("POST", f"{server.url}/v1/memories", token=token, body={"text": "I live in Lyon"}).body
+    assert http("GET", f"{server.url}/v1/memories?all={said}", token=token).status == 422
+    assert http("GET", f"{server.url}/v1/recall?prompt=weather&all={said}", token=token).status == 422
+    verify = f"{server.url}/v1/memories/{memory['memory_id']}/verify"
+    assert http("POST", verify, token=token, body={"valid": said}).status == 422
+    assert http("GET", f"{server.url}/v1/memories?all=true", token=token).status == 200
+    assert http("GET", f"{server.url}/v1/recall?prompt=weather&all=false", token=token).status == 200
+    assert http("POST", verify, token=token, body={"valid": True}).status == 200

@@ -23,7 +23,7 @@ from aws_lambda_powertools.event_handler.openapi.types import (
 from toolgen import __version__, auth, bounds, jobs
 from toolgen.accounts import Account
 from toolgen.api import idempotency
-from toolgen.api.documented import ERROR, ERRORS, Next
+from toolgen.api.documented import ERROR, ERRORS, Flag, Next
 from toolgen.api.errors import error_response, status_of
 from toolgen.api.growth import router as growth
 from toolgen.api.queueing import base_url, queue
@@ -434,7 +434,7 @@ def add_memory(body: NewMemoryRequest) -> Response[MemoryView]:
 @app.get("/v1/memories", responses={**OK, **ERRORS})
 def list_memories(
     q: Annotated[str | None, Query(max_length=200, description="only memories matching these words")] = None,
-    all: Annotated[bool, Query(description="include superseded memories")] = False,
+    all: Annotated[bool, Flag, Query(description="include superseded memories")] = False,
     limit: Limit = PAGE_DEFAULT,
     next: Next = None,
 ) -> MemoryList:
@@ -488,7 +488,7 @@ def delete_memory(memory_id: str) -> Response[None]:
 def inspect_recall(
     prompt: Annotated[str, Query(min_length=1, max_length=MAX_PROMPT, description="a request to recall for")],
     all: Annotated[
-        bool, Query(description="also the memories scored below the threshold (not used): why one is left out")
+        bool, Flag, Query(description="also the memories scored below the threshold (not used): why one is left out")
     ] = False,
 ) -> RecallView:
     """Which memories this request would use, each score broken into relevance, reward, decay and verification."""

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.types import (
     OpenAPIResponseContentModel,
     OpenAPIResponseContentSchema,
 )
+from pydantic import BeforeValidator
 
 from toolgen import cursor
 from toolgen.models import ErrorBody
@@ -24,6 +25,20 @@ ERRORS: dict[int, OpenAPIResponse] = {
     422: {"description": "Invalid request", "content": ERROR},
     503: {"description": "A service the platform uses failed; retry", "content": ERROR},
 }
+
+
+def _true_or_false(value: object) -> object:
+    """A query flag as a boolean, from "true" or "false" only: pydantic's lax reading also took "yes", "on", "1"
+    and "0", which the document (a boolean) does not say and a typo turns into a choice."""
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    raise ValueError("must be true or false")
+
+
+Flag = BeforeValidator(_true_or_false)  # Annotated[bool, Flag, Query(...)]: a query boolean, strictly read
+
 # A list's page: `limit` and `next` (toolgen/cursor.py), as the tools' own lists take them.
 Next = Annotated[
     str | None,
