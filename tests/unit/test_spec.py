@@ -11,7 +11,7 @@ from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
 from toolgen.program import FieldSpec
 from toolgen.spec import build_spec, validate_spec
-from toolgen.spec.fields import example
+from toolgen.spec.fields import EMPTY, example
 
 SERVER = "https://abc.lambda-url.us-east-1.on.aws"
 ALL_PROMPTS = {**ARCHETYPE_PROMPTS, **COMPOSED_PROMPTS}
@@ -58,11 +58,12 @@ def test_spec_keeps_importer_rules(prompt):
 
 
 def typed_branch(prop: dict) -> dict:
-    """A body property's own type: itself, or the branch beside null of an optional one (anyOf, never a type list)."""
+    """A body property's own type: itself, or the branch beside null (and "", where that means not given too) of an
+    optional one (anyOf, never a type list)."""
     if "anyOf" not in prop:
         return prop
-    typed, null = prop["anyOf"]
-    assert null == {"type": "null"}
+    typed, null, *empty = prop["anyOf"]
+    assert null == {"type": "null"} and empty in ([], [EMPTY])
     return typed
 
 

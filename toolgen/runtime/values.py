@@ -128,7 +128,8 @@ def check_object(
 
     ``null`` means "not given", as leaving the field out does: the default or nothing when creating, the field left
     as it is when ``partial`` (an update). Importers send it for every optional input a model leaves out (Dify's
-    custom tools do), and the documents say so (toolgen/spec/openapi.py).
+    custom tools do), and the documents say so (toolgen/spec/openapi.py). So does ``""`` for a field that is not
+    free text (a date, a time, a number, a choice): Dify's model sends it for the ones it has no value for.
     Fields in ``optional`` are not required even when their spec says so (the operation derives them).
     """
     if not isinstance(data, dict):
@@ -139,6 +140,8 @@ def check_object(
         if name in problems:
             continue
         value = data.get(name)
+        if value == "" and (spec.type not in ("string", "text") or (spec.enum and "" not in spec.enum)):
+            value = None  # nothing said: no date is "", no choice is "" (the document says so: spec/fields.py)
         if value is None and not partial:
             value = _default(spec, today)
         if value is None:

@@ -175,8 +175,16 @@ def body_property(spec: FieldSpec, lang: str, *, null: Null | None) -> dict[str,
     typed = field_schema(spec, lang, default=null == "create")
     for annotation in ("description", "examples"):  # said once, beside the branches, where importers read them
         typed.pop(annotation, None)
-    return {
-        "anyOf": [typed, {"type": "null"}],
-        "description": describe(spec, lang, null=null),
-        "examples": [example(spec)],
-    }
+    branches = [typed, {"type": "null"}]
+    if empty_is_unsaid(spec):  # what Dify's model sends for a date, time, number or choice it has no value for
+        branches.append(EMPTY)
+    return {"anyOf": branches, "description": describe(spec, lang, null=null), "examples": [example(spec)]}
+
+
+EMPTY: dict[str, Any] = {"type": "string", "maxLength": 0}
+
+
+def empty_is_unsaid(spec: FieldSpec) -> bool:
+    """Whether "" in this field means "not given", as null does: a field that is not free text (a date, a time, a
+    number, a choice without "" among its values), where "" can be nothing else (toolgen/runtime/values.py)."""
+    return spec.type not in ("string", "text") or bool(spec.enum and "" not in spec.enum)
