@@ -17,6 +17,10 @@ MAX_MEMORIES_PER_PERSON = 10_000  # memories of one person, superseded ones incl
 # a thousand items a second, so 10,000 rows (expressions.MAX_ROWS, the bound before) timed out on every figure
 # call after a write; 2,000 take about 2 s there, and a few pages (~100 ms) on DynamoDB.
 FIGURE_ROWS = 2_000
+# Characters of rows one page of a tool's list answers at most: GPT Actions refuses an answer over 100,000
+# characters (a page of 100 notes of 1,500 characters was 149,274). A fuller page ends early, its `next` after the
+# last row it holds.
+MAX_PAGE_CHARS = 90_000
 
 
 class BadJSON(ValueError):

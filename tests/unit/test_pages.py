@@ -13,6 +13,7 @@ from toolgen.bounds import FIGURE_ROWS
 from toolgen.ids import sortable_id
 from toolgen.intent import classify
 from toolgen.planner import OfflinePlanner
+from toolgen.program import ToolProgram
 from toolgen.runtime import ToolApp, rows
 from toolgen.table import legacy_home, rows_pk
 
@@ -204,3 +205,34 @@ def test_a_next_of_nothing_is_the_first_page(nothing):
     fill(app, 3)
     status, page = call(app, "GET", "/runs", query={"next": nothing})
     assert status == 200 and len(page["items"]) == 3
+
+
+@pytest.mark.parametrize("sort", ["-created_at", "created_at", "title"])
+def test_a_page_of_long_rows_fits_gpt_actions_and_the_pages_still_hold_every_row(sort):
+    # given 100 notes of 1,500 characters (one default page was 149,274 characters: GPT Actions takes 100,000)
+    program = ToolProgram.model_validate(
+        {
+            "name": "notes",
+            "title": "Notes",
+            "archetype": "custom_collection",
+            "entities": {"note": {"fields": {"title": "string", "body": {"type": "text", "max_length": 2000}}}},
+            "operations": [
+                {"id": "add", "kind": "create", "path": "/notes", "entity": "note"},
+                {"id": "list", "kind": "list", "path": "/notes", "entity": "note", "sort": sort, "limit": 100},
+            ],
+        }
+    )
+    app = ToolApp(program, tool_id=TOOL_ID, owner="alice", table=CountingTable(), secret=SECRET)
+    for i in range(100):
+        assert call(app, "POST", "/notes", body={"title": f"n{i:03d}", "body": "x" * 1_500})[0] == 201
+    seen, token, pages = [], None, 0
+    while True:
+        status, page = call(app, "GET", "/notes", query={"next": token} if token else None)
+        # then each page's answer is under 100,000 characters
+        assert status == 200 and len(json.dumps(page, ensure_ascii=False)) < 100_000
+        seen += [r["title"] for r in page["items"]]
+        pages, token = pages + 1, page["next"]
+        if token is None:
+            break
+    # and following next reaches every row once
+    assert pages >= 2 and sorted(seen) == [f"n{i:03d}" for i in range(100)]

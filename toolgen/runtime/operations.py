@@ -7,9 +7,10 @@ is tested against the in-memory table.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import TYPE_CHECKING, Any
 
-from toolgen.bounds import FIGURE_ROWS
+from toolgen.bounds import FIGURE_ROWS, MAX_PAGE_CHARS
 from toolgen.runtime import expressions, figures, periods, previous, running
 from toolgen.runtime.errors import Invalid
 from toolgen.runtime.messages import Message
@@ -93,7 +94,8 @@ def list_rows(
     orders a page, and the whole list when it fits in one page (a sort by creation orders every page alike). A
     filter keeps a page's matching rows, so a page may hold fewer than ``limit``: only a missing ``next`` ends it.
     A computed field that reads the previous row (prev) reads it in the entity's order, whatever the page's
-    (previous.py).
+    (previous.py). A page ends early where its rows pass ``MAX_PAGE_CHARS`` of JSON (GPT Actions' bound), its
+    ``next`` after the last row it holds.
     """
     entity = program.entities[op.entity]
     limit = op.limit
@@ -137,8 +139,31 @@ def list_rows(
     if clock:  # a day's rows by their time too: the evening's reading above the morning's, newest first
         by_day = key
         key = lambda r: (by_day(r), r.get(clock) or "")  # noqa: E731
+    read = [r["id"] for r in (reversed(page) if newest_first else page)]  # the order the page was read in
+    items, following = _within_size(rows, op.entity, read, items, following)
     present = sorted((r for r in items if r.get(name) is not None), key=key, reverse=reverse)
     return {"items": present + [r for r in items if r.get(name) is None], "next": following}
+
+
+def _within_size(
+    rows: RowStore, entity: str, read: list[str], items: list[dict[str, Any]], following: str | None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The page's items cut to ``MAX_PAGE_CHARS`` of JSON where they are more: the rows first read, at least one,
+    and ``next`` after the last row kept (a page is read in key order, so the next page starts where this ends)."""
+    sizes = {r["id"]: len(json.dumps(r, ensure_ascii=False, default=str)) for r in items}
+    if sum(sizes.values()) <= MAX_PAGE_CHARS:
+        return items, following
+    kept: set[str] = set()
+    total, last = 0, None
+    for row_id in read:
+        size = sizes.get(row_id, 0)  # a row the filters left out costs nothing
+        if kept and total + size > MAX_PAGE_CHARS:
+            break
+        total, last = total + size, row_id
+        if row_id in sizes:
+            kept.add(row_id)
+    assert last is not None
+    return [r for r in items if r["id"] in kept], rows.token_after(entity, last)
 
 
 def aggregate(

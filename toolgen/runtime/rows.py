@@ -162,6 +162,10 @@ class RowStore:
             items, following = items[:limit], {"pk": self.pk, "sk": items[limit - 1]["sk"]}
         return [self._row(entity, item) for item in items], cursor.encode(following)
 
+    def token_after(self, entity: str, row_id: str) -> str | None:
+        """The token of the page that goes on after the row ``row_id`` of ``entity``."""
+        return cursor.encode({"pk": self.pk, "sk": f"{entity}#{row_id}"})
+
     def recent(self, entity: str, most: int) -> list[dict[str, Any]]:
         """The ``most`` newest rows of ``entity``, oldest first: what a figure reads, whatever the row count."""
         found: list[dict[str, Any]] = []
