@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import json
+import math
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -22,7 +23,7 @@ from toolgen import cursor
 from toolgen.changes import Change
 from toolgen.errors import BadPageTokenError, ConflictError, NotFoundError, RevisionInProgressError
 from toolgen.models import ToolRecord
-from toolgen.program import MAX_HIDDEN, ToolProgram
+from toolgen.program import MAX_HIDDEN, MAX_MIGRATIONS, Migration, ToolProgram
 from toolgen.table import ItemTable, user_pk
 
 # A revision job's hold on its tool is taken over only once the job has ended, or when it has not moved for longer than
@@ -63,11 +64,21 @@ def first(record: ToolRecord) -> Revision:
     )
 
 
+class TooManyMigrations(ValueError):
+    """A restore whose rows would carry more renames and unit changes than a program may."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        super().__init__(f"its rows would carry {count} renames and unit changes, past the {MAX_MIGRATIONS} allowed")
+
+
 def restored(current: ToolProgram, target: ToolProgram, revision: int) -> ToolProgram:
     """``target`` (an earlier revision) made live again as ``revision``: rows written since read back under its
-    names and units, by undoing, newest first, every rename and unit change made after it; a field it lacks that
-    rows since may hold is hidden, its name kept as a removed field's is (program.Entity). Checked as any program
-    (ValueError past its limits: a tool whose units went back and forth a hundred times carries too many)."""
+    names and units, by undoing every rename and unit change made after it, newest first, composed into one
+    migration per entity (undoing them one by one added as many migrations as there were, undos of earlier
+    restores included: each restore about doubled them, and the ninth was past the program's limit); a field it
+    lacks that rows since may hold is hidden, its name kept as a removed field's is (program.Entity). Checked as
+    any program (TooManyMigrations past its limit)."""
     undo = [m.inverse(revision) for m in reversed(current.migrations) if m.revision > target.revision]
     entities = {}
     for name, entity in target.entities.items():
@@ -78,8 +89,31 @@ def restored(current: ToolProgram, target: ToolProgram, revision: int) -> ToolPr
         hidden = {**entity.hidden, **held}
         hidden = {f: kind for f, kind in hidden.items() if f not in entity.fields}
         entities[name] = entity.model_copy(update={"hidden": dict(list(hidden.items())[:MAX_HIDDEN])})
-    update = {"revision": revision, "migrations": [*current.migrations, *undo], "entities": entities}
+    composed = [m for name in dict.fromkeys(m.entity for m in undo) if (m := _composed(undo, name, revision))]
+    migrations = [*current.migrations, *composed]
+    if len(migrations) > MAX_MIGRATIONS:
+        raise TooManyMigrations(len(migrations))
+    update = {"revision": revision, "migrations": migrations, "entities": entities}
     return ToolProgram.model_validate(target.model_copy(update=update).model_dump(mode="json"))
+
+
+def _composed(undo: list[Migration], entity: str, revision: int) -> Migration | None:
+    """The migrations of ``entity`` in ``undo``, applied in order, as one (None where they come to nothing): each
+    field followed from its name now through every rename, its factors multiplied on the way."""
+    steps = [m for m in undo if m.entity == entity]
+    names = dict.fromkeys(n for m in steps for n in [*m.rename, *m.rename.values(), *m.scale])
+    rename: dict[str, str] = {}
+    scale: dict[str, float] = {}
+    for start in names:
+        name, factor = start, 1.0
+        for step in steps:
+            name = step.rename.get(name, name)
+            factor *= step.scale.get(name, 1.0)
+        if name != start:
+            rename[start] = name
+        if not math.isclose(factor, 1.0, rel_tol=1e-12):
+            scale[name] = factor
+    return Migration(revision=revision, entity=entity, rename=rename, scale=scale) if rename or scale else None
 
 
 class RevisionStore:

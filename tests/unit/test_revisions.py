@@ -9,7 +9,7 @@ from toolgen.intent import classify
 from toolgen.models import ToolRecord
 from toolgen.planner import OfflinePlanner
 from toolgen.program import Migration, ToolProgram
-from toolgen.revisions import REVISING_HOLD_S, Revision, RevisionStore, restored
+from toolgen.revisions import REVISING_HOLD_S, Revision, RevisionStore, TooManyMigrations, restored
 from toolgen.table import MemoryTable
 
 
@@ -38,13 +38,32 @@ def test_a_restore_undoes_every_rename_and_unit_change_after_it_newest_first():
     back = restored(current, first, 4)
     assert back.revision == 4 and back.entities == first.entities
     assert back.migrations[:2] == [renamed, miles]
-    assert [(m.revision, m.rename, m.scale) for m in back.migrations[2:]] == [
-        (4, {"miles": "distance"}, {"distance": pytest.approx(1 / 0.621371)}),
-        (4, {"duration": "minutes"}, {}),
-    ]
+    # undone in one migration: both renames back, and miles back to kilometres under the old name
+    [undo] = back.migrations[2:]
+    assert (undo.revision, undo.rename) == (4, {"miles": "distance", "duration": "minutes"})
+    assert undo.scale == {"distance": pytest.approx(1 / 0.621371)}
     # restoring revision 2 undoes only what came after it
     second = first.model_copy(update={"revision": 2, "migrations": [renamed]})
     assert [m.rename for m in restored(current, second, 4).migrations[2:]] == [{"miles": "distance"}]
+
+
+def test_restores_back_and_forth_add_one_migration_each_and_rows_read_right():
+    from toolgen.runtime.migrate import Migrations
+
+    first = run_log()
+    miles = Migration(revision=2, entity="run", rename={"distance": "miles"}, scale={"miles": 0.621371})
+    programs = {1: first, 2: first.model_copy(update={"revision": 2, "migrations": [miles]})}
+    current = programs[2]
+    for n in range(3, 23):  # restore 1, 2, 1, 2, ...: each restore was about twice the one before (2, 3, 6, 11, 22)
+        target = programs[1 if n % 2 else 2]
+        current = restored(current, target, n)
+        assert len(current.migrations) <= n - 1
+        # a row written at revision 1 (10 km) and one written at revision 2 (3.1 miles) read under today's names
+        named = "distance" if n % 2 else "miles"
+        factor = 1 if n % 2 else 0.621371
+        read = Migrations(current.migrations)
+        assert read.apply({"distance": 10.0}, 1)[named] == pytest.approx(10.0 * factor)
+        assert read.apply({"miles": 3.1}, 2)[named] == pytest.approx(3.1 * factor / 0.621371)
 
 
 def test_a_restore_keeps_the_names_of_fields_added_since_hidden_as_a_remove_would():
@@ -116,9 +135,8 @@ def test_a_hold_whose_job_ended_is_taken_over_and_only_once():
 def test_a_restore_past_the_programs_limits_is_refused_not_made():
     first = run_log()
     toggles = [
-        Migration(revision=n, entity="run", scale={"distance": 0.621371 if n % 2 else 1 / 0.621371})
-        for n in range(2, 152)
+        Migration(revision=n, entity="run", scale={"distance": 0.621371 if n % 2 else 1 / 0.5}) for n in range(2, 202)
     ]
-    current = first.model_copy(update={"revision": 151, "migrations": toggles})
-    with pytest.raises(ValueError, match="migrations"):
-        restored(current, first, 152)  # 150 more to undo them: past the 200 a program may carry
+    current = first.model_copy(update={"revision": 201, "migrations": toggles})
+    with pytest.raises(TooManyMigrations, match="201 renames and unit changes"):
+        restored(current, first, 202)  # one more to undo them: past the 200 a program may carry

@@ -39,8 +39,8 @@ from toolgen.models import (
 )
 from toolgen.pipeline import TERMINAL
 from toolgen.planner import revise
-from toolgen.program import ToolProgram
-from toolgen.revisions import Revision, RevisionStore, first, restored
+from toolgen.program import MAX_MIGRATIONS, ToolProgram
+from toolgen.revisions import Revision, RevisionStore, TooManyMigrations, first, restored
 from toolgen.services import Services
 
 router = Router()
@@ -165,6 +165,10 @@ def restore_revision(tool_id: str, revision: int) -> Response[Accepted]:
     current = ToolProgram.model_validate(record.program)
     try:  # checked now, not by the job: a restore that cannot be made is the caller's answer
         restored(current, ToolProgram.model_validate(target.program), current.revision + 1)
+    except TooManyMigrations as e:
+        limit = f"已有 {e.count} 次改名和单位换算，超过上限 {MAX_MIGRATIONS}" if zh else str(e)
+        why = f"无法恢复第 {revision} 版：{limit}" if zh else f"revision {revision} cannot be restored: {limit}"
+        raise RevisionNotPossibleError(why) from e
     except ValueError as e:
         why = f"无法恢复第 {revision} 版：{e}" if zh else f"revision {revision} cannot be restored: {e}"
         raise RevisionNotPossibleError(why) from e
