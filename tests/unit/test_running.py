@@ -40,6 +40,12 @@ ALL_TIME = {
     "opening": "kwh[0]",
     "closing": "units[-1]",
 }
+COUNTS = {  # count_where as Python compares: a null counts, and True is 1
+    "unmetered": "count_where(meter, None)",
+    "ones": "count_where(units, True)",
+    "checked_ones": "count_where(checked, 1)",
+    "n": "count()",
+}
 BY_METER = {"n": "count()", "kwh": "round(sum(kwh), 2)", "hi": "max(kwh)", "lo": "min(units)", "last": "last(kwh)"}
 
 
@@ -82,6 +88,15 @@ def program(extra: list[dict[str, Any]] | None = None) -> ToolProgram:
                     "group_by": "meter",
                     "metrics": BY_METER,
                 },
+                {"id": "counts", "kind": "aggregate", "path": "/counts", "entity": entity, "metrics": COUNTS},
+                {
+                    "id": "byKwh",
+                    "kind": "aggregate",
+                    "path": "/bykwh",
+                    "entity": entity,
+                    "group_by": "kwh",
+                    "metrics": {"n": "count()", "units": "sum(units)"},
+                },
                 *(extra or []),
             ],
         }
@@ -91,7 +106,7 @@ def program(extra: list[dict[str, Any]] | None = None) -> ToolProgram:
 def random_row(rng: random.Random) -> dict[str, Any]:
     row: dict[str, Any] = {"date": (TODAY - dt.timedelta(days=rng.randrange(12))).isoformat()}
     for name, value in (
-        ("kwh", round(rng.uniform(0, 10), 1)),
+        ("kwh", rng.choice([round(rng.uniform(0, 10), 1), float(rng.randrange(4))])),  # 2.0 is read back as 2
         ("units", rng.randrange(-3, 40)),
         ("meter", rng.choice("abc")),
         ("checked", rng.random() < 0.5),
@@ -137,7 +152,7 @@ def test_figures_from_the_digest_equal_figures_over_every_row_after_any_writes(s
     tool, ids = Tool(program()), []
     for _ in range(6):
         churn(tool, rng, rng.randrange(1, 25), ids)
-        for op_id, path in (("stats", "/stats"), ("byMeter", "/by")):
+        for op_id, path in (("stats", "/stats"), ("byMeter", "/by"), ("byKwh", "/bykwh"), ("counts", "/counts")):
             same(tool.get(path), over_every_row(tool, op_id))
         item = digest_item(tool)
         assert item["version"] == item["seq"]  # current: kept by the writes, or rebuilt by the read
@@ -246,7 +261,7 @@ def test_a_filter_asked_or_an_operation_the_digest_cannot_answer_reads_rows():
     tool, rng, ids = Tool(program(extra)), random.Random(3), []
     churn(tool, rng, 40, ids)
     plan = RowStore(tool.table, tool.app.home, "al", tool.app.program).running_plan("reading")
-    assert plan is not None and plan.ops == {"stats", "byMeter"}
+    assert plan is not None and plan.ops == {"stats", "byMeter", "byKwh", "counts"}
     filtered = tool.get("/stats", meter="a")["metrics"]
     rows = RowStore(tool.table, tool.app.home, "al", tool.app.program).recent("reading", 1000)
     assert filtered["n"] == sum(1 for r in rows if r.get("meter") == "a")
@@ -333,3 +348,56 @@ def test_a_write_waits_while_a_build_reads_rows(monkeypatch):
     writer.join()
     assert done and done[0] >= built - 0.05  # the write finished only once the build let go
     same(tool.get("/stats"), over_every_row(tool, "stats"))
+
+
+def test_figures_asked_while_a_write_is_in_flight_are_not_kept_without_it(monkeypatch):
+    """A figure computed between a write's row and its change reaching the digest leaves the write out; it must
+    not be kept as current once the write has finished."""
+    tool = Tool(program())
+    assert tool.call("POST", "/readings", {"date": "2026-12-01", "kwh": 1.0})[0] == 201
+    tool.get("/stats")
+    inside, go = threading.Event(), threading.Event()
+    real = running._take_in
+
+    def paused(*args: Any, **kwargs: Any) -> None:
+        inside.set()
+        go.wait(5)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(running, "_take_in", paused)
+    writer = threading.Thread(target=lambda: tool.call("POST", "/readings", {"date": "2026-12-02", "kwh": 2.0}))
+    writer.start()
+    inside.wait(5)
+    during = tool.get("/stats")["metrics"]["n"]  # the digest as of the writes that finished
+    go.set()
+    writer.join()
+    assert during == 1 and tool.get("/stats")["metrics"]["n"] == 2
+
+
+def test_a_digest_grown_past_an_item_is_given_up_and_writes_go_on(monkeypatch):
+    monkeypatch.setattr(running, "MAX_STATE", 2_000)  # bytes
+    extra = [{"id": "byNote", "kind": "aggregate", "path": "/bynote", "entity": "reading", "group_by": "date",
+              "metrics": {"n": "count()", "kwh": "sum(kwh)"}}]  # fmt: skip
+    tool = Tool(program(extra))
+    tool.get("/bynote")  # built while empty
+    for day in range(40):  # each a group of its own: the digest grows past its bound
+        status, _ = tool.call("POST", "/readings", {"date": f"2026-11-{1 + day % 28:02d}", "kwh": day % 5})
+        assert status == 201
+    item = digest_item(tool)
+    assert item.get("skip") == RowStore(tool.table, tool.app.home, "al", tool.app.program).running_plan("reading").shape
+    same(tool.get("/bynote"), over_every_row(tool, "byNote"))
+    same(tool.get("/stats"), over_every_row(tool, "stats"))
+
+
+def test_figures_of_a_shape_given_up_are_kept_between_writes(monkeypatch):
+    monkeypatch.setattr(running, "MAX_VALUES", 3)  # a streak over more days than this is not counted
+    monkeypatch.setattr(operations, "FIGURE_ROWS", 5)
+    tool = Tool(program())
+    for day in range(8):
+        assert tool.call("POST", "/readings", {"date": f"2026-12-0{1 + day}", "kwh": 1.0})[0] == 201
+    first = tool.get("/stats")
+    assert first["newest"] == 5  # over the newest rows, for good: said so
+    read: list[int] = []
+    real = RowStore.recent
+    monkeypatch.setattr(RowStore, "recent", lambda self, entity, most: read.append(most) or real(self, entity, most))
+    assert tool.get("/stats") == first and read == []  # kept: asking again reads no row

@@ -176,20 +176,25 @@ def aggregate(
     entity = program.entities[op.entity]
     wanted = _filters(entity, op.filters, query)
     inputs = _inputs(op, query, today)
-    plan = rows.running_plan(op.entity)
-    from_digest = plan is not None and op.id in plan.ops and not wanted
+    building: list[bool] = []  # whether a digest is on its way: an answer over the newest rows is not kept
 
     def compute() -> dict[str, Any]:
-        return _figures(entity, op, rows, wanted, {**constants(program, op), **inputs}, today)
+        return _figures(entity, op, rows, wanted, {**constants(program, op), **inputs}, today, building)
 
     def whole(answer: dict[str, Any]) -> bool:
-        return not (from_digest and "newest" in answer)
+        return not (any(building) and "newest" in answer)
 
     return figures.kept_or_computed(rows, op, wanted, today, compute, inputs=inputs, keep=whole)
 
 
 def _figures(
-    entity: Entity, op: AggregateOp, rows: RowStore, wanted: dict[str, Any], names: dict[str, Any], today: dt.date
+    entity: Entity,
+    op: AggregateOp,
+    rows: RowStore,
+    wanted: dict[str, Any],
+    names: dict[str, Any],
+    today: dt.date,
+    building: list[bool] | None = None,
 ) -> dict[str, Any]:
     """``names``: what the expressions read besides the rows (settings, constants, the caller's inputs).
 
@@ -197,9 +202,11 @@ def _figures(
     over every row. Else, and while a digest cannot be had, over the newest ``FIGURE_ROWS`` rows, said so."""
     plan = rows.running_plan(op.entity)
     if plan is not None and op.id in plan.ops and not wanted:
-        state = rows.running(op.entity, plan)
+        state, for_good = rows.running(op.entity, plan)
         if state is not None:
             return running.figures(plan, entity, op, state, names, today)
+        if building is not None:
+            building.append(not for_good)
     read = rows.recent(op.entity, FIGURE_ROWS + 1)  # one more than the window: whether there are older rows
     partial = len(read) > FIGURE_ROWS
     answer = _over(entity, op, read[-FIGURE_ROWS:], wanted, names, today)
@@ -242,7 +249,7 @@ def _over(
         return {"metrics": figures(items)}
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in items:
-        groups.setdefault(str(row.get(op.group_by)), []).append(row)
+        groups.setdefault(running.group_key(row.get(op.group_by)), []).append(row)
     spec = entity.fields[op.group_by]
     order = {v: i for i, v in enumerate(spec.enum or [])}
     keys = sorted(groups, key=lambda k: (order.get(k, len(order)), k))

@@ -80,12 +80,15 @@ class RowStore:
 
     def _finish(self, plan: running.Plan | None, ticket: running.Ticket | None, change: dict[str, Any]) -> None:
         """After the write: its change (``added``, ``removed``; ``sure=False`` when an error left it unknown) taken
-        into the digest."""
+        into the digest; then the version moves again, so that figures computed while the write was in flight
+        (without it) are not kept as current."""
         if plan is not None and ticket is not None:
             running.finish(self.table, self.pk, plan, ticket, **change)
+            self.table.add(self.pk, SUMMARY, {"version": 1})
 
-    def running(self, entity: str, plan: running.Plan) -> dict[str, Any] | None:
-        """The entity's digest, kept or built (further) from its rows; None while it cannot be had."""
+    def running(self, entity: str, plan: running.Plan) -> tuple[dict[str, Any] | None, bool]:
+        """The entity's digest, kept or built (further) from its rows; None while it cannot be had, and whether
+        it never will (this program's figures read rows for good: running.digest)."""
 
         def page(after: str) -> tuple[list[dict[str, Any]], str | None]:
             start = {"pk": self.pk, "sk": after} if after else None

@@ -42,6 +42,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable
 from decimal import Decimal
@@ -56,10 +57,21 @@ if TYPE_CHECKING:
     from toolgen.program import AggregateOp, Entity, ToolProgram
     from toolgen.table import ItemTable
 
+logger = logging.getLogger(__name__)
+
 RUNNING = "RUNNING#"
 K = 8  # extremes kept on each side: K deletes of the extreme rows in a row before a rebuild is needed
 MAX_VALUES = 2_000  # distinct values a count keeps (days of a streak); past it the operation reads rows
-MAX_STATE = 300 * 1024  # characters of JSON, under DynamoDB's 400 KB an item
+# Bytes of the digest's JSON (UTF-8, as DynamoDB counts them): under its 400 KB an item with room for an update's
+# old and new values together (moto refused updates past about 200,000 characters). Past it the entity's figures
+# read rows.
+MAX_STATE = 180 * 1024
+
+
+def _too_large(text: str) -> bool:
+    return len(text.encode()) > MAX_STATE
+
+
 APPLY_ATTEMPTS = 8
 CHUNK = 1_000  # rows a build reads a page
 BUILD_S = 2.0  # seconds one figures call builds for (a tool has 10): 100,000 rows over several calls locally
@@ -185,10 +197,17 @@ def plan_for(program: ToolProgram, entity_name: str) -> Plan | None:
 
 
 def _value_key(value: Any) -> str:
-    """A value as a count's key: 3 and 3.0 alike, as count_where compares them."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """A value as a count's key: 3, 3.0 and True (== 1 in Python) alike, as count_where compares them."""
+    if not isinstance(value, int | float):  # null too: count_where(note, None) counts rows without one
         return json.dumps(value, ensure_ascii=False)
     return repr(float(value))
+
+
+def group_key(value: Any) -> str:
+    """A row's group as figures name it: a whole number as one (4.0 is written, DynamoDB gives 4 back)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
 
 
 def _keep(entries: list[list[Any]], n_before: int, entry: list[Any], largest: bool) -> None:
@@ -216,7 +235,7 @@ def _change(plan: Plan, state: dict[str, Any], row: dict[str, Any], sign: int) -
     order = _order_key(plan, row)
     for group in plan.groups:
         by_key = state.setdefault(group, {})
-        key = str(row.get(group)) if group else ""
+        key = group_key(row.get(group)) if group else ""
         digest = by_key.setdefault(key, {"rows": 0, "cols": {}})
         rows_before = digest["rows"]
         digest["rows"] += sign
@@ -227,6 +246,8 @@ def _change(plan: Plan, state: dict[str, Any], row: dict[str, Any], sign: int) -
                     _side(col.setdefault(side, []), rows_before, [order, row["id"], row.get(column)], largest, sign)
             if row.get(column) is not None:
                 _change_column(col, needs, row, row[column], order, sign)
+            elif "v" in needs:  # a null is counted too (count_where(x, None)); streak and n skip it
+                _count(col.setdefault("v", {}), _value_key(None), sign)
         if group and digest["rows"] <= 0:
             del by_key[key]  # a group without rows is not listed, as over rows
 
@@ -348,6 +369,8 @@ def finish(
     try:
         if sure:
             _take_in(table, pk, plan, ticket, added, removed)
+    except Exception:  # the row is written: the digest is left stale (built again), the write stands
+        logger.exception("the running figures of %s did not take a write in", plan.entity_name)
     finally:
         table.add(pk, sk, {"busy": -1})
 
@@ -377,10 +400,14 @@ def _take_in(
                     _change(plan, state, removed, -1)
                 if counted and added is not None:
                     _change(plan, state, added, 1)
+                changes: dict[str, Any] = {prefix + "version": seq}
+                if counted and (added is not None or removed is not None):
+                    text = json.dumps(state, ensure_ascii=False)
+                    if _too_large(text):  # grown past what an item holds: this shape's figures read rows
+                        table.update(pk, sk, {"skip": plan.shape, "state": None, "b_state": None})
+                        return
+                    changes[prefix + "state"] = text
                 try:
-                    changes: dict[str, Any] = {prefix + "version": seq}
-                    if counted and (added is not None or removed is not None):
-                        changes[prefix + "state"] = json.dumps(state, ensure_ascii=False)
                     table.update(pk, sk, changes, expect={prefix + "version": seq - 1})
                     return
                 except ConflictError:
@@ -396,10 +423,21 @@ def _take_in(
 
 def digest(
     table: ItemTable, pk: str, plan: Plan, page: Callable[[str], tuple[list[dict[str, Any]], str | None]]
-) -> dict[str, Any] | None:
+) -> tuple[dict[str, Any] | None, bool]:
     """The entity's digest: as kept, when it has every finished write; else built, or built further, from the rows
     (``page(after)``: up to CHUNK rows whose key sorts after ``after``, oldest first, and the last one's key, None
-    after the last) for up to BUILD_S under a lease no write passes. None while it cannot be had."""
+    after the last) for up to BUILD_S under a lease no write passes. With it, whether none will come (``True``:
+    this shape's figures read rows for good) while there is none."""
+    state = _digest(table, pk, plan, page)
+    if state is not None:
+        return state, False
+    item = table.get(pk, RUNNING + plan.entity_name) or {}
+    return None, item.get("skip") == plan.shape
+
+
+def _digest(
+    table: ItemTable, pk: str, plan: Plan, page: Callable[[str], tuple[list[dict[str, Any]], str | None]]
+) -> dict[str, Any] | None:
     sk = RUNNING + plan.entity_name
     item = table.get(pk, sk) or {}
     now = _ms()
@@ -428,11 +466,14 @@ def _build(
     now = _ms()
     lease = now + LEASE_MS
     try:  # only while no write is busy and no other build holds it
-        item = table.add(pk, sk, {}, {"lease": lease}, below={"busy": 1, "lease": now})
+        item = table.add(pk, sk, {"seq": 0}, {"lease": lease}, below={"busy": 1, "lease": now})
     except ConflictError:
         return None
     try:
         seq = int(item.get("seq", 0))
+        # a save lands only under this lease and while no write has started: a save delayed past the lease (a
+        # pause, a throttled retry) while a write went ahead is dropped, never kept over the write
+        held = {"lease": lease, "seq": seq}
         if item.get("b_shape") == plan.shape and item.get("b_version") == seq and item.get("b_state") is not None:
             after, state = str(item.get("b_after", "")), json.loads(item["b_state"])
         else:  # anew: a write that was not taken in, another shape, or none yet
@@ -445,17 +486,17 @@ def _build(
             for row in rows:
                 _change(plan, state, row, 1)
             text = json.dumps(state, ensure_ascii=False)
-            if len(text) > MAX_STATE or any(c.get("over") for d in _digests(state) for c in d["cols"].values()):
-                table.update(pk, sk, {"skip": plan.shape, "state": None, "b_state": None}, expect={"lease": lease})
+            if _too_large(text) or any(c.get("over") for d in _digests(state) for c in d["cols"].values()):
+                table.update(pk, sk, {"skip": plan.shape, "state": None, "b_state": None}, expect=held)
                 return None  # this shape's figures read rows (until a revision gives them another)
             if last is None:  # every row read: the digest
                 done = {"state": text, "version": seq, "shape": plan.shape}
-                table.update(pk, sk, {**done, "b_state": None, "b_after": None, "skip": None}, expect={"lease": lease})
+                table.update(pk, sk, {**done, "b_state": None, "b_after": None, "skip": None}, expect=held)
                 return state if known(state) else None
             after = last
             if time.monotonic() - started > BUILD_S:  # the rest on the next figures call
                 progress = {"b_state": text, "b_after": after, "b_version": seq, "b_shape": plan.shape}
-                table.update(pk, sk, {**progress, "state": None}, expect={"lease": lease})
+                table.update(pk, sk, {**progress, "state": None}, expect=held)
                 return None
     except ConflictError:
         return None  # the lease was taken over (this build outlived it): nothing kept
