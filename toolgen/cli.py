@@ -361,7 +361,8 @@ def cmd_tools(args: argparse.Namespace) -> int:
         client.api("DELETE", f"/v1/tools/{args.delete}")
         print(f"deleted {args.delete}")
         return 0
-    tools = client.every("/v1/tools", "tools")
+    # every page read: newest first here (the API's pages go by tool id, which is unguessable, not by time)
+    tools = sorted(client.every("/v1/tools", "tools"), key=lambda tool: -float(tool.get("created_at") or 0))
     if args.json:
         _print_json(tools)
     for tool in [] if args.json else tools:

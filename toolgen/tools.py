@@ -63,8 +63,9 @@ class ToolStore:
         return [_from_item(i) for i in self.table.query(user_pk(user), "TOOL#", newest_first=True)]
 
     def page(self, user: str, token: str | None, limit: int) -> tuple[builtins.list[ToolRecord], str | None]:
-        """Up to ``limit`` of the person's tools, newest first, from where ``token`` says (BadPageTokenError if it
-        is not one this list gave); and the token of the next page (None after the last)."""
+        """Up to ``limit`` of the person's tools in the order of their ids (HMACs: not by time), from where
+        ``token`` says (BadPageTokenError if it is not one this list gave); and the token of the next page (None
+        after the last)."""
         try:
             start = cursor.decode(token, user_pk(user), "TOOL#") if token is not None else None
         except cursor.BadToken as e:

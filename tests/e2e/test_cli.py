@@ -91,6 +91,16 @@ def test_new_shows_stages_then_urls_and_invoke_calls_the_tool(server):
     assert tool_id in listed.stdout
 
 
+def test_tools_are_listed_newest_first(server):
+    from tests.e2e.conftest import generate
+
+    made = [generate(server, prompt, user="cli-order")["tool_id"] for prompt in ("a todo list", "log my runs", "记账")]
+    env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-order")}
+    listed = toolgen("tools", "--json", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert [tool["tool_id"] for tool in json.loads(listed.stdout)] == made[::-1]
+
+
 def test_new_says_when_the_tools_source_did_not_answer(server, upstream):
     env = {"TOOLGEN_URL": server.url, "TOOLGEN_TOKEN": server.token("cli-warned")}
     upstream.down = True

@@ -372,7 +372,8 @@ Limit = Annotated[int, Query(ge=1, le=PAGE_MAX, description="At most this many i
 
 @app.get("/v1/tools", responses={**OK, **ERRORS})
 def list_tools(limit: Limit = PAGE_DEFAULT, next: Next = None) -> ToolList:
-    """The person's tools, newest first, a page at a time."""
+    """The person's tools, a page at a time, in the order of their ids (unguessable, so not by time: each says
+    when it was made, `created_at`)."""
     records, following = services().tools.page(_user(), next, limit)
     return ToolList(tools=[ToolSummary(**_summary(r)) for r in records], next=following)
 
