@@ -411,3 +411,37 @@ def test_any_follow_up_to_any_named_kind_is_read_as_changes_that_apply_or_refuse
             assert changes and describe(changes, program, program.ui.lang)
             read_some += 1
     assert read_some > 500 and set(refusals) == {422}
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["set my goal to -1", "make the goal 1e308 ml", "goal −5 glasses", "目标改成-1", "目标改成1e308"],
+)
+def test_a_goal_it_cannot_mean_is_refused_not_read_as_another(said):
+    # -1 and 1e308 were read as 1 and kept, without asking (issue 35)
+    program = tool("log my water intake, goal 2000 ml a day")
+    with pytest.raises(RevisionNotPossibleError):
+        read(said, program)
+
+
+@pytest.mark.parametrize("said", ["use light years", "make it pink os.system('id')", "white noise at night?"])
+def test_a_word_that_names_no_look_or_figures_changes_nothing(said):
+    # "light years" added yearly figures; "...os.system('id')" changed the page's theme (issue 35)
+    with pytest.raises(UnclearRevisionError):
+        read(said, tool("log my water intake, goal 2000 ml a day"))
+
+
+@pytest.mark.parametrize(
+    ("said", "op"),
+    [
+        ("make it dark", "set_theme"),
+        ("switch to light mode please", "set_theme"),
+        ("use the system theme", "set_theme"),
+        ("换成深色模式", "set_theme"),
+        ("show yearly totals", "add_figure"),
+        ("add figures per month", "add_figure"),
+        ("每年的合计", "add_figure"),
+    ],
+)
+def test_looks_and_figures_asked_for_as_such_are_still_read(said, op):
+    assert op in {c.op for c in read(said, tool("log my water intake, goal 2000 ml a day"))}

@@ -41,10 +41,23 @@ __all__ = ["apply", "describe", "read"]
 _SPLIT = re.compile(
     r",\s+|;\s*|(?<!\s)\s+and\s+(?:then\s+)?|(?<!\s)\s+plus\s+|(?<!\s)\s+also\s+|[，；。！、]|然后|并且|另外|还有|同时|和"
 )
+# A theme word is the page's look only as one ("dark mode", "the system theme") or as what the clause ends on ("make
+# it dark", "switch to light please"): "use light years" and "...os.system('id')" name no look.
+_LOOK = (
+    r"(?:\s+(?:mode|theme|colou?rs?|scheme|look|background)\b"
+    r"|(?=\s*(?:please|now|instead|thanks)?\s*[.!?。！]*\s*$))"
+)
+# Figures per period are asked for as figures: "per month", "weekly totals", "show this year", "按月统计"; a period
+# word alone ("use light years") asks for none.
+_FIGURE_CUE = re.compile(
+    r"\b(per|by|each|every|this|last|weekly|monthly|yearly|annual|annually|daily|figures?|totals?|summar(y|ies)|"
+    r"stats|statistics|breakdown|show|see|chart|average|sum)\b|每|按|本|这|今|统计|汇总|图|合计|总",
+    re.I,
+)
 _THEMES = {
-    "dark": re.compile(r"\b(dark|night)\b|深色|暗色|黑色|夜间|暗黑", re.I),
-    "light": re.compile(r"\b(light|bright|white)\b|浅色|亮色|白色|日间", re.I),
-    "auto": re.compile(r"\b(auto|automatic|system)\b|跟随系统|自动", re.I),
+    "dark": re.compile(rf"\b(dark|night){_LOOK}|深色|暗色|黑色|夜间|暗黑", re.I),
+    "light": re.compile(rf"\b(light|bright|white){_LOOK}|浅色|亮色|白色|日间", re.I),
+    "auto": re.compile(rf"\b(auto|automatic|system){_LOOK}|跟随系统|自动", re.I),
 }
 _THEME_CUE = re.compile(r"\b(make|use|switch|turn|theme|mode|set|go|change)\b|模式|主题|换|切换|改|页面|用|弄", re.I)
 _RENAME = re.compile(r"\brename\b|\bcall\b.*['\"“‘]|\bname of\b|改名|重命名|改叫|改称|叫做", re.I)
@@ -115,7 +128,7 @@ def _kind(clause: str, program: ToolProgram) -> str | None:
         return "constant"
     if _EDIT.search(clause):
         return "operation"
-    if periods(clause) or breakdown(clause):
+    if (periods(clause) and _FIGURE_CUE.search(clause)) or breakdown(clause):
         return "figures"
     if _ADD.search(clause):
         return "add"

@@ -144,6 +144,13 @@ def _plain(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
+MAX_VALUE = 1e9  # a goal or limit past this was not meant (1e308 ml a day)
+
+
+def _shown(value: float) -> Any:
+    return _plain(value) if abs(value) < 1e15 else f"{value:g}"
+
+
 def read_goal(clause: str, program: ToolProgram, lang: str) -> list[Change]:
     """'set my weekly goal to 30 km', '每周目标改成30公里': the goal of the figures that have one."""
     if "goal" not in constants(program):
@@ -151,8 +158,8 @@ def read_goal(clause: str, program: ToolProgram, lang: str) -> list[Change]:
     value = number(clause)
     if value is None:
         raise not_possible("no_value", lang, label="goal" if lang == "en" else "目标")
-    if value <= 0:
-        raise not_possible("bad_value", lang, label="goal" if lang == "en" else "目标", value=_plain(value))
+    if not 0 < value <= MAX_VALUE:  # a goal of -1 or 1e308 is not one to keep (it was kept as 1)
+        raise not_possible("bad_value", lang, label="goal" if lang == "en" else "目标", value=_shown(value))
     return [Change(op="set_goal", field="goal", value=_plain(value))]
 
 
@@ -163,7 +170,7 @@ def read_constant(clause: str, program: ToolProgram, name: str, lang: str) -> li
         value: Any = find_time(clause)
     elif isinstance(current, int | float):
         found = number(re.sub(r"\d{1,2}:\d{2}", " ", clause))
-        value = None if found is None or found <= 0 else _plain(found)
+        value = None if found is None or not 0 < found <= MAX_VALUE else _plain(found)
     else:
         value = None
     if value is None:

@@ -9,6 +9,7 @@ factor read is the factor applied.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -199,7 +200,18 @@ def constant_words(program: ToolProgram, name: str) -> set[str]:
     return words
 
 
+_SIGNED = re.compile(r"(?<![A-Za-z0-9_.])([-−+]?)\s?(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![A-Za-z0-9_.])")
+
+
 def number(text: str) -> float | None:
     """The first number the text names, in digits or Chinese numerals ("2500", "两千五", "三点五"); None when none
-    is named or it is malformed ("十十"), which the reader answers as a value it could not read."""
-    return first_number(text)
+    is named or it is malformed ("十十"), which the reader answers as a value it could not read. Written in digits,
+    it is read whole, its sign and exponent too: "-1" is -1 and "1e308" 1e308 (they were 1), for the reader to
+    refuse rather than take a number the person did not say."""
+    found = first_number(text)
+    for m in _SIGNED.finditer(text.replace(",", "")):
+        value = float(m.group(2))
+        if found is not None and not math.isclose(abs(float(found)), value) and "e" not in m.group(2).lower():
+            continue  # not the number first_number read (a time's, a Chinese numeral's)
+        return -value if m.group(1) in ("-", "−") else value
+    return found
