@@ -1,5 +1,6 @@
 """The tool runtime against the in-memory table: routing, identity, typed input and each operation kind."""
 
+import datetime as dt
 import json
 
 import pytest
@@ -75,6 +76,26 @@ def test_a_limit_is_good_while_under_it_and_says_by_how_much_it_is_over(prompt, 
     over = call(app, "GET", "/goal")[1]["metrics"]
     assert over == {"so_far": limit + 20, "left": 0, "over_by": 20, "limit": limit, "within_limit": False}
     assert "reached" not in app.program.labels  # no "Goal reached" once over a limit
+
+
+@pytest.mark.parametrize(
+    "prompt", ["track my annual forex quota", "记一下每年5万美元的购汇额度", "ISA allowance tracker"]
+)
+def test_an_annual_allowance_starts_again_each_january(prompt):
+    # an allowance of the year (issue 33): what was bought last year is not held against this year's
+    program = OfflinePlanner().plan(prompt, classify(prompt), []).program
+    goal = next(op for op in program.operations if op.id == "goal")
+    assert goal.period == "year"
+    today = dt.date(2027, 1, 15)
+    app = ToolApp(program, tool_id="t" + "0" * 20, owner="alice", table=FakeTable(), secret=SECRET, clock=lambda: today)
+    create = next(op for op in program.operations if op.kind == "create")
+    entity = program.entities[create.entity]
+    amount = next(name for name, spec in entity.fields.items() if spec.type == "number" and spec.required)
+    base = {name: "x" for name, spec in entity.fields.items() if spec.required and spec.type == "string"}
+    for day, value in (("2026-12-20", 40_000), ("2027-01-05", 1_000)):
+        assert call(app, "POST", create.path, body={**base, amount: value, "date": day})[0] == 201
+    figures = call(app, "GET", "/goal")[1]["metrics"]
+    assert figures["so_far"] == 1_000 and figures["within_limit"] is True
 
 
 def test_missing_token_is_401_and_another_persons_token_is_403(runs):

@@ -116,7 +116,9 @@ class Goal(Strict):
     stay under: two hours of screen time a day."""
 
     field: str = Field(pattern=NAME)
-    period: Literal["day", "week", "month", "all"] = Field(default="week", description="all: over every row")
+    period: Literal["day", "week", "month", "year", "all"] = Field(
+        default="week", description="year: an allowance that starts again each January; all: over every row"
+    )
     value: float = Field(gt=0)
     how: Literal["sum", "avg", "last"] = Field(default="sum", description="last: the latest reading (a weight)")
     limit: bool = Field(default=False, description="a cap to stay under (screen time, sodium): good while under it")

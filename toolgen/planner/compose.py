@@ -752,6 +752,7 @@ def _goal_op(
     lang, label = labels.lang, f.display(labels.lang)
     done = f"{how}({f.name})"
     when = {"day": ("Today", "今天"), "week": ("This week", "本周"), "month": ("This month", "本月"),
+            "year": ("This year", "今年"),
             "all": ("So far", "累计") if how != "last" else ("Latest", "最新")}[period]  # fmt: skip
     if how == "last":  # a reading to reach (a weight): how far the latest one is from it, either way
         metrics = {
