@@ -10,7 +10,9 @@ current. A create counts itself with a conditional update that refuses past the 
 refused, so concurrent creates cannot leave more rows than the cap. (Not a transaction: moto, the embedded
 emulator's DynamoDB, copies the whole table for each one, which took a create past its 10 s timeout at 100,000
 rows.) Rows made before the summary existed are not counted (the cap is then that many rows late).
-Reads are pages: a page of a list, or the newest rows up to a bound for figures; nothing here reads every row.
+Reads are pages: a page of a list, the newest rows up to a bound for figures, or the next page of a digest's
+build (running.py: every row once, a page at a time, over as many figures calls as it takes); each write keeps the
+entity's digest (``RUNNING#<entity>``) as it goes, between its start (``running.begin``) and its end.
 
 A tool is revised by deploying its next program over the same partition ("rename minutes to duration", "use
 miles", "stop tracking the note"), so rows outlive the program that wrote them. Each row records the revision that
