@@ -143,6 +143,16 @@ def test_a_method_the_path_does_not_take_is_405_naming_the_ones_it_does(runs):
     assert status == 405 and "不支持 PUT" in said["message"]
 
 
+def test_a_path_with_a_final_newline_is_no_path_of_the_tool(runs):
+    # "$" matches before a final newline: "/runs/\n" was the list's path, so PATCH there answered an undocumented
+    # 405 (schemathesis) and GET "/runs\n" the list; the row route reads "\n" as an id, which no row has
+    todo = app_for("a todo list for chores")
+    assert any(op.kind == "update" and op.path == "/tasks/{id}" for op in todo.program.operations)
+    assert call(todo, "PATCH", "/tasks/\n", body={"title": "x"})[0] == 404
+    assert call(runs, "DELETE", "/runs/\n")[0] == 404
+    assert call(runs, "GET", "/runs\n")[0] == 404
+
+
 def test_unknown_route_and_row_are_404(runs):
     assert call(runs, "GET", "/nothing")[0] == 404
     assert call(runs, "DELETE", "/runs/r0000000000000000000z")[0] == 404

@@ -35,7 +35,8 @@ MAX_PAYLOAD = 6 * 1024 * 1024  # Lambda's synchronous payload limit
 MAX_DRAIN = 32 * 1024 * 1024
 AUTHORIZER_TTL_S = 300  # template.yaml's ReauthorizeEvery
 AUTHORIZER_CACHE = 4096
-TOOL_PATH = re.compile(r"^/t/(?P<tool_id>[A-Za-z0-9_-]{1,64})(?P<rest>/.*)?$")
+# The rest as it came, a final newline too ("." and "$" would drop it: "/cards/%0A" reached the tool as "/cards/")
+TOOL_PATH = re.compile(r"^/t/(?P<tool_id>[A-Za-z0-9_-]{1,64})(?P<rest>/.*)?\Z", re.DOTALL)
 INVOKE_PATH = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
 
 

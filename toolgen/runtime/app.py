@@ -77,8 +77,10 @@ class ToolApp:
         # A path of its own words before one that takes an id: GET /bills/total is the total, not the row "total"
         # (as OpenAPI has it: a concrete path matches before a templated one).
         ordered = sorted(program.operations, key=lambda op: "{id}" in op.path)
+        # \Z, not $: Python's $ also matches before a final newline, so "/runs/\n" was the list's path (and, once
+        # a method the list does not take answered 405, an undocumented 405 where the row's route says 404)
         self._routes = [
-            (op.method, re.compile("^" + op.path.replace("{id}", "(?P<id>[^/]+)") + "/?$"), op) for op in ordered
+            (op.method, re.compile("^" + op.path.replace("{id}", "(?P<id>[^/]+)") + "/?\\Z"), op) for op in ordered
         ]
 
     @classmethod
