@@ -115,6 +115,12 @@ def _default(spec: FieldSpec, day: dt.date | None) -> Any:
     return spec.default
 
 
+def empty_is_unsaid(spec: FieldSpec) -> bool:
+    """Whether "" in this field means "not given", as null does: a field that is not free text (a date, a time, a
+    number, a choice without "" among its values), where "" can be nothing else."""
+    return spec.type not in ("string", "text") or bool(spec.enum and "" not in spec.enum)
+
+
 def check_object(
     data: Any,
     fields: dict[str, FieldSpec],
@@ -140,7 +146,7 @@ def check_object(
         if name in problems:
             continue
         value = data.get(name)
-        if value == "" and (spec.type not in ("string", "text") or (spec.enum and "" not in spec.enum)):
+        if value == "" and empty_is_unsaid(spec):
             value = None  # nothing said: no date is "", no choice is "" (the document says so: spec/fields.py)
         if value is None and not partial:
             value = _default(spec, today)

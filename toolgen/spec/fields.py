@@ -17,6 +17,7 @@ from typing import Any, Literal
 from toolgen.bounds import MAX_NUMBER
 from toolgen.program import FieldSpec
 from toolgen.program_values import item_spec
+from toolgen.runtime.values import empty_is_unsaid  # the runtime reads "" as the document says
 
 MAX_DESCRIPTION = 700  # GPT Actions' limit for a parameter
 NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u0008\\u000B-\\u001F]*$"
@@ -182,9 +183,3 @@ def body_property(spec: FieldSpec, lang: str, *, null: Null | None) -> dict[str,
 
 
 EMPTY: dict[str, Any] = {"type": "string", "maxLength": 0}
-
-
-def empty_is_unsaid(spec: FieldSpec) -> bool:
-    """Whether "" in this field means "not given", as null does: a field that is not free text (a date, a time, a
-    number, a choice without "" among its values), where "" can be nothing else (toolgen/runtime/values.py)."""
-    return spec.type not in ("string", "text") or bool(spec.enum and "" not in spec.enum)
