@@ -428,16 +428,6 @@ def digest(
     (``page(after)``: up to CHUNK rows whose key sorts after ``after``, oldest first, and the last one's key, None
     after the last) for up to BUILD_S under a lease no write passes. With it, whether none will come (``True``:
     this shape's figures read rows for good) while there is none."""
-    state = _digest(table, pk, plan, page)
-    if state is not None:
-        return state, False
-    item = table.get(pk, RUNNING + plan.entity_name) or {}
-    return None, item.get("skip") == plan.shape
-
-
-def _digest(
-    table: ItemTable, pk: str, plan: Plan, page: Callable[[str], tuple[list[dict[str, Any]], str | None]]
-) -> dict[str, Any] | None:
     sk = RUNNING + plan.entity_name
     item = table.get(pk, sk) or {}
     now = _ms()
@@ -446,29 +436,31 @@ def _digest(
         try:
             table.update(pk, sk, {"busy": 0}, expect={"busy": in_flight, "busy_at": item["busy_at"]})
         except ConflictError:
-            return None
+            return None, False
         in_flight = 0
     # writes still in flight are not in it yet: the digest as of the writes that finished
     settled = int(item.get("version", -1)) >= int(item.get("seq", 0)) - in_flight
     if item.get("shape") == plan.shape and item.get("state") and settled:
         state: dict[str, Any] = json.loads(item["state"])
         if known(state):
-            return state
-    if item.get("skip") == plan.shape or in_flight:
-        return None
+            return state, False
+    if item.get("skip") == plan.shape:
+        return None, True
+    if in_flight:
+        return None, False
     return _build(table, pk, plan, page)
 
 
 def _build(
     table: ItemTable, pk: str, plan: Plan, page: Callable[[str], tuple[list[dict[str, Any]], str | None]]
-) -> dict[str, Any] | None:
+) -> tuple[dict[str, Any] | None, bool]:
     sk = RUNNING + plan.entity_name
     now = _ms()
     lease = now + LEASE_MS
     try:  # only while no write is busy and no other build holds it
         item = table.add(pk, sk, {"seq": 0}, {"lease": lease}, below={"busy": 1, "lease": now})
     except ConflictError:
-        return None
+        return None, False
     try:
         seq = int(item.get("seq", 0))
         # a save lands only under this lease and while no write has started: a save delayed past the lease (a
@@ -482,24 +474,24 @@ def _build(
         while True:
             rows, last = page(after)
             if _ms() > lease - LEASE_MARGIN_MS:  # too slow: writes may pass the lease soon, keep nothing
-                return None
+                return None, False
             for row in rows:
                 _change(plan, state, row, 1)
             text = json.dumps(state, ensure_ascii=False)
             if _too_large(text) or any(c.get("over") for d in _digests(state) for c in d["cols"].values()):
                 table.update(pk, sk, {"skip": plan.shape, "state": None, "b_state": None}, expect=held)
-                return None  # this shape's figures read rows (until a revision gives them another)
+                return None, True  # this shape's figures read rows (until a revision gives them another)
             if last is None:  # every row read: the digest
                 done = {"state": text, "version": seq, "shape": plan.shape}
                 table.update(pk, sk, {**done, "b_state": None, "b_after": None, "skip": None}, expect=held)
-                return state if known(state) else None
+                return (state if known(state) else None), False
             after = last
             if time.monotonic() - started > BUILD_S:  # the rest on the next figures call
                 progress = {"b_state": text, "b_after": after, "b_version": seq, "b_shape": plan.shape}
                 table.update(pk, sk, {**progress, "state": None}, expect=held)
-                return None
+                return None, False
     except ConflictError:
-        return None  # the lease was taken over (this build outlived it): nothing kept
+        return None, False  # the lease was taken over (this build outlived it): nothing kept
     finally:
         with contextlib.suppress(ConflictError):
             table.update(pk, sk, {"lease": 0}, expect={"lease": lease})
