@@ -173,7 +173,9 @@ class MeasureRead(Strict):
     var: str = Field(pattern=r"^[a-z][a-z0-9_]{0,59}$")
     unit: str | None = Field(default=None, max_length=20)
     reduce: Literal["max", "min", "sum", "avg", "first"] = "first"
-    label: Words | None = Field(default=None, description="when the series reads it otherwise ('High' for a day)")
+    label: Words | None = Field(
+        default=None, description="when the series reads it otherwise ('High temperature' for a day)"
+    )
 
     _label = field_validator("label", mode="before")(_words)
 
