@@ -130,6 +130,8 @@ def test_actions_no_rule_was_written_for_are_refused(text: str) -> None:
         "做个购物清单，能把清单分享给家人",
         "记账工具，月底能把账单导出发给我老婆",  # what the tool can do, not a thing done for them
         "send the packing list to my phone",
+        "算一下这个月要交多少物业费",  # how much to pay is a sum to work out, not a payment
+        "算算下个月要交几百的燃气费",
     ],
 )
 def test_tools_about_actions_stay_tools(text: str) -> None:
@@ -149,6 +151,8 @@ def test_tools_about_actions_stay_tools(text: str) -> None:
         ("send my running log to my coach every sunday", "message"),
         ("forward the mileage log to my accountant at the end of the month", "message"),
         ("帮我把这周的体重记录发给营养师", "message"),
+        ("帮我交一下这个月的物业费", "payment"),
+        ("去把这个月的燃气费交了", "payment"),
     ],
 )
 def test_a_clear_action_is_refused_as_its_kind(text: str, kind: str) -> None:
