@@ -14,7 +14,7 @@ from toolgen.intent import read as read_module
 from toolgen.intent.details import enumerated, listed, periods, recurrences, recurring_tasks, when
 from toolgen.intent.read import _zh_cores, read, zh_word_spans
 from toolgen.knowledge.base import library, measures_named
-from toolgen.knowledge.fields import duplicates
+from toolgen.knowledge.fields import duplicates, requested_words
 from toolgen.reading import forget
 
 
@@ -125,6 +125,21 @@ def test_a_named_kind_named_only_by_a_subjects_fields_is_that_subject(text: str,
 )
 def test_a_named_kind_with_words_of_its_own_stays(text: str, kind: str) -> None:
     assert classify(text).archetype == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [("头疼日记", "migraine"), ("咳嗽日记 咳了几次", "cough"), ("睡眠日记", "sleep"), ("减肥日记 每天体重", "weight")],
+)
+def test_a_diary_of_a_subject_is_that_subjects_log_not_a_mood_journal(text: str, subject: str) -> None:
+    """日记 says a log, as "diary" does; whose log is the noun before it."""
+    intent = classify(text)
+    assert intent.subject == subject and intent.archetype == subject, intent
+
+
+@pytest.mark.parametrize("text", ["我想每天写日记", "每天记日记", "写日记"])
+def test_writing_a_diary_is_the_journal(text: str) -> None:
+    assert classify(text).archetype == "mood_journal"
 
 
 @pytest.mark.parametrize(
@@ -463,6 +478,33 @@ def test_a_log_of_two_subjects_the_request_names_has_the_fields_of_both() -> Non
     assert not tool.fields["weight_kg"].required  # offered, never demanded
     alone = Tool("log my blood pressure readings morning and evening")
     assert "weight_kg" not in alone.fields
+
+
+def test_a_word_the_subject_records_names_no_second_subject() -> None:
+    """A word a climbing log records ("grades") is its field, not a school report's courses and credits besides."""
+    tool = Tool("track my climbing at the wall: which route, grades i topped")
+    assert tool.intent.subject == "climbing" and "with_subjects" not in tool.intent.slots
+    assert not {"credits", "course", "grade_points"} & set(tool.fields)
+
+
+def test_a_subject_named_inside_a_question_of_each_row_is_a_field_not_a_second_subject() -> None:
+    tool = Tool("偏头痛记录 几点开始疼的 吃没吃药")
+    assert tool.intent.subject == "migraine" and "with_subjects" not in tool.intent.slots
+    assert "took_medicine" in tool.fields and "dose" not in tool.fields  # not a medication log's fields besides
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["偏头痛记录 几点开始疼的 疼了多久", "log my naps: when they started, and how long"],
+)
+def test_when_an_entry_began_is_kept_once(text: str) -> None:
+    """The subject's own start time answers the request's "when it started"."""
+    fields = Tool(text).fields
+    assert len([n for n, f in fields.items() if f.type == "time" and "start" in n]) == 1, list(fields)
+
+
+def test_words_inside_a_longer_fields_words_are_that_field() -> None:
+    assert list(requested_words("头疼记录 几点开始疼的")) == ["started_at"]  # not a time of day besides
 
 
 def test_words_of_a_question_in_a_request_for_a_tool_are_what_it_records() -> None:

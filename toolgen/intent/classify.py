@@ -687,6 +687,34 @@ def _said_as(text: str) -> dict[str, Any]:
     return {"field_words": said} if said else {}
 
 
+def _records(subject: str, word: str) -> bool:
+    """Whether a subject records what a word names: the word is one of its fields' labels or names, or a word of one
+    (English words compared singular: "grades" is the climb's "Grade (V scale)")."""
+    lib = library()
+    said = word.lower().strip()
+    singular = re.sub(r"(?<=[a-z]{3})s$", "", said)
+    for f in lib.fields_of(lib.subjects[subject]):
+        if re.search(r"[\u4e00-\u9fff]", said):
+            if said == f.label.zh or said in f.label.zh:
+                return True
+            continue
+        words = set(re.findall(r"[a-z]+", f"{f.label.en} {f.name}".lower().replace("_", " ")))
+        if said in words or singular in words or said.replace(" ", "_") == f.name:
+            return True
+    return False
+
+
+def _asked_within(word: str, questions: list[Any]) -> bool:
+    """Whether a subject's word is said only inside a question the request asks of each row ("吃没吃药" of a
+    migraine: a yes-or-no field, not a medication log besides)."""
+    for question in questions:
+        said = (question.get("said") if isinstance(question, dict) else getattr(question, "said", None)) or ""
+        rest = iter(said.lower())
+        if word and all(ch in rest for ch in word.lower()):  # the word's characters in order, "吃药" in "吃没吃药"
+            return True
+    return False
+
+
 def _composed(
     text: str, lang: Literal["en", "zh"], subject: str | None, shape: str, score: float, rival: float
 ) -> Intent:
@@ -696,8 +724,16 @@ def _composed(
     # "喂奶的时间和毫升，还有换尿布": one log of both subjects (of a log's own: a schedule written down each time,
     # "my sourdough starter feeding log", is its own log, not a baby's feeds besides)
     if subject and shape == "log" and library().subjects[subject].shape == "log":
+        # not one named by a word the chosen subject records ("log my bouldering sessions: which gym, grades I sent":
+        # the climb's grade, not a school report's courses and credits)
         others = [
-            s.id for s, score, _ in find_subjects(text)[1:3] if s.shape == "log" and s.id != subject and score >= 2.5
+            s.id
+            for s, score, word in find_subjects(text)[1:3]
+            if s.shape == "log"
+            and s.id != subject
+            and score >= 2.5
+            and not _records(subject, word)
+            and not _asked_within(word, slots.get("asked", []))
         ]
         if others:
             slots["with_subjects"] = others

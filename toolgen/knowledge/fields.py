@@ -47,17 +47,19 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 def requested_words(text: str) -> dict[str, str]:
     """The library fields the text asks for, in the order it names them, each with the words it names it by
     ("deadline" for the due date)."""
-    hits: list[tuple[int, str, str]] = []
+    hits: list[tuple[int, int, str, str]] = []
     lower = text.lower()
     for probe, pattern, name in _index():
         if probe not in lower:
             continue
         m = _compiled(pattern).search(text)
         if m:
-            hits.append((m.start(), name, m.group(0)))
+            hits.append((m.start(), m.end(), name, m.group(0)))
     said: dict[str, str] = {}
-    for _, name, word in sorted(hits):
-        said.setdefault(name, word)
+    for start, end, name, word in sorted(hits):
+        # words inside a longer field's words are that field ("几点开始": when it started, not a time besides)
+        if not any(s <= start and end <= e and e - s > end - start for s, e, _, _ in hits):
+            said.setdefault(name, word)
     return said
 
 

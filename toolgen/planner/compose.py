@@ -123,7 +123,13 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
     composition.inferred += [f.name for f in own]
     said = intent.slots.get("field_words") or {}
     for f in (lib.fields[n] for n in intent.slots.get("fields", []) if n in lib.fields):
-        if not duplicates(f, names) and not same_label(f, own) and f.name not in RESERVED and len(own) < 20:
+        if (
+            not duplicates(f, names)
+            and not same_label(f, own)
+            and not kept_already(f, own)
+            and f.name not in RESERVED
+            and len(own) < 20
+        ):
             label = as_said(f, said[f.name]) if f.name in said else f.label  # "deadline": the due date, so called
             own.append(f.model_copy(update={"required": False, "label": label}))  # asked for, so offered
             names.add(f.name)
@@ -135,12 +141,12 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
                 names.add(f.name)
                 composition.inferred.append(f.name)
     for f in asked_fields(intent, own):
-        if f.name not in names and f.name not in RESERVED and len(own) < 20:
+        if f.name not in names and f.name not in RESERVED and not kept_already(f, own) and len(own) < 20:
             own.append(f)
             names.add(f.name)
             composition.inferred.append(f.name)
     for f in listed_fields(intent, own):
-        if f.name not in names and f.name not in RESERVED and len(own) < 20:
+        if f.name not in names and f.name not in RESERVED and not kept_already(f, own) and len(own) < 20:
             own.append(f)
             names.add(f.name)
             composition.inferred.append(f.name)
@@ -158,6 +164,18 @@ _QUESTION = re.compile(
     r"多少|几|什么|啥|哪|有没有|是否|(.)没\1|还是|好不好|怎么样|多久|多重|多远|多[高深宽厚粗大长]|谁|\b(how|which|whether|what|who|where)\b"
 )
 _ASKED_TYPES = {"number", "integer", "boolean", "choice", "time", "date", "string", "text"}
+
+
+def _is_start(f: FieldDef) -> bool:
+    """The time of day an entry began ("几点开始的", "when it started")."""
+    return f.type == "time" and ("start" in f.name or "开始" in f.label.zh)
+
+
+def kept_already(f: FieldDef, own: list[FieldDef]) -> bool:
+    """Whether the tool already keeps what a field the request names or asks records, under another name: the time
+    an entry began ("几点开始疼的" of a migraine log with its "Started"). How long something lasted is not so
+    read: a second duration is often another one ("加班多久" beside the hours worked)."""
+    return _is_start(f) and any(_is_start(o) for o in own)
 
 
 def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
