@@ -123,7 +123,8 @@ def check_settled(table: DynamoTable, pk: str) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         item = table.get(f"TOOL#{pk}#al", running.RUNNING + "reading") or {}
-        if item.get("state") and item.get("version") == item.get("seq"):
+        # a write counted twice under load (a retried ADD) leaves "busy" up: asking on after STUCK_MS clears it
+        if item.get("state") and item.get("version") == item.get("seq") and not item.get("busy"):
             break
         figures(rows, "stats")
         time.sleep(0.02)
