@@ -197,3 +197,16 @@ def test_a_field_asked_with_a_keyword_for_its_english_name_still_makes_a_valid_t
     text = "家里的工具太多了，登记一下，哪些借给谁了、还回来没有"
     program = OfflinePlanner().plan(text, classify(text), []).program
     assert all(name not in RESERVED for entity in program.entities.values() for name in entity.fields)
+
+
+def test_every_field_the_field_review_added_is_its_subjects() -> None:
+    """tests/data/subjects/field_review.jsonl records the fields a review by sessions standing in for a capable model
+    added to subjects (docs/knowledge.md, "Fields a capable model would add"): the record holds while the data does."""
+    review = Path(__file__).resolve().parents[1] / "data" / "subjects" / "field_review.jsonl"
+    lib = library()
+    rows = [json.loads(line) for line in review.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 150
+    for row in rows:
+        names = {f.name for f in lib.fields_of(lib.subjects[row["id"]])}
+        added = {f if isinstance(f, str) else f["name"] for f in row["add"]}
+        assert added <= names, (row["id"], added - names)
