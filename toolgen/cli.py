@@ -111,6 +111,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.breadth:
         from toolgen.planner import breadth
 
+        if args.describe:  # what each request gets, for a blind reader to judge (docs/knowledge.md)
+            for row in breadth.load(args.part if args.part != "all" else "dev"):
+                print(json.dumps({"id": row["id"], "text": row["text"], "made": breadth.describe(row["text"])},
+                                 ensure_ascii=False))  # fmt: skip
+            return 0
         reports = [breadth.evaluate(part) for part in (breadth.PARTS if args.part == "all" else (args.part,))]
         if args.json:
             _print_json([r.as_dict() for r in reports])
@@ -552,6 +557,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument(
         "--breadth", action="store_true", help="everyday requests: how many get a tool that fits (tests/data/breadth)"
+    )
+    s.add_argument(
+        "--describe",
+        action="store_true",
+        help="with --breadth: what each request of the part gets, as JSON Lines, for a blind reader to judge",
     )
     s.add_argument(
         "--revisions",

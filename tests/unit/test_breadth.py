@@ -94,3 +94,15 @@ def test_the_cli_reports_a_part_as_json(capsys: pytest.CaptureFixture[str]) -> N
     (report,) = json.loads(capsys.readouterr().out)
     assert report["part"] == "dev" and report["all"]["total"] == len(breadth.load("dev"))
     assert report["all"]["fits"] + report["all"]["asks"] + report["all"]["wrong"] == report["all"]["total"]
+
+
+def test_a_blind_reader_is_shown_what_each_request_gets() -> None:
+    """`toolgen eval --breadth --describe`: the tool's fields and figures as a person sees them, a Chinese tool in
+    both languages, a refusal as a refusal (docs/knowledge.md, "A blind reader of the offline path")."""
+    from toolgen.planner.breadth import describe
+
+    shown = describe("log my blood pressure every morning")
+    assert shown.startswith("TOOL: ") and "Systolic" in shown and "aggregate" in shown
+    chinese = describe("记录每天的血压")
+    assert chinese.count("TOOL: ") == 2 and "收缩压" in chinese and "Systolic" in chinese
+    assert describe("帮我订两张周六晚上的电影票").startswith("REFUSED")

@@ -159,6 +159,46 @@ def judge(row: dict[str, Any]) -> Outcome:
     return outcome
 
 
+def describe(text: str) -> str:
+    """What the offline path makes of a request, as a person would see it: the tool's rows and fields (for a Chinese
+    request in Chinese and again with English labels), its figures, a calculator's inputs and formulas, a lookup's
+    figures; or that it refused or asked back. A blind reader judges these (docs/knowledge.md, "A blind reader")."""
+    intent = classify(text)
+    if intent.archetype is None:
+        refusal = intent.refusal or intent.doubt
+        return f"REFUSED (not built): {refusal}" if refusal else "ASKED BACK: no tool was made; the person is asked"
+    shown: list[str] = []
+    for program in _plan(text, intent):
+        shown.append(f"TOOL: {program.title}")
+        named = program.labels
+        for entity_name, entity in program.entities.items():
+            fields = "; ".join(
+                f"{spec.label or name} ({spec.type}{': ' + '/'.join(spec.enum[:8]) if spec.enum else ''})"
+                for name, spec in entity.fields.items()
+            )
+            shown.append(f"  rows of '{entity.label or entity_name}', each with: {fields}")
+        for op in program.operations:
+            if op.kind in ("create", "update", "delete", "get"):
+                continue
+            parts: list[str] = [op.kind, op.id]
+            if op.kind == "list" and op.computed:
+                parts.append("per row: " + ", ".join(f"{named.get(n, n)} = {e}" for n, e in op.computed.items()))
+            if op.kind == "aggregate":
+                parts += [f"per {op.group_by}:" if op.group_by else "", f"(this {op.period})" if op.period else ""]
+                parts.append(", ".join(f"{named.get(n, n)} = {e}" for n, e in op.metrics.items()))
+            if op.kind == "compute":
+                inputs = (f"{s.label or n} (default {s.default})" for n, s in op.inputs.items())
+                parts.append("inputs: " + "; ".join(inputs))
+                parts.append("outputs: " + "; ".join(f"{named.get(n, n)} = {e}" for n, e in op.outputs.items()))
+            if op.kind == "fetch":
+                parts.append("fetches public data; shows: " + ", ".join(named.get(n, n) for n in op.fields))
+            line = "  " + " ".join(p for p in parts if p)
+            shown.append(line if len(line) <= 600 else line[:600] + " ...")
+        for rows in program.seed.values():
+            shown.append("  starts with rows: " + json.dumps(rows[:8], ensure_ascii=False)[:400])
+    return "\n".join(shown)
+
+
 def load(part: str, data: Path = DATA) -> list[dict[str, Any]]:
     """The breadth set's ``part`` ('dev', 'holdout' or 'fresh')."""
     path = data / f"{part}.jsonl"
