@@ -28,6 +28,7 @@ _SHORTHAND = {
     "b/c": "because", "abt": "about", "smth": "something", "ppl": "people", "hrs": "hours",
     "mins": "minutes", "wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
     "tmrw": "tomorrow", "tmr": "tomorrow", "tonite": "tonight", "bday": "birthday", "bdays": "birthdays",
+    "gonna": "going to", "wanna": "want to", "gotta": "got to",
 }  # fmt: skip
 _MISSPELT = {
     "tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorrow", "calender": "calendar",
