@@ -111,11 +111,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.breadth:
         from toolgen.planner import breadth
 
-        if args.describe:  # what each request gets, for a blind reader to judge (docs/knowledge.md)
-            for row in breadth.load(args.part if args.part != "all" else "dev"):
-                print(json.dumps({"id": row["id"], "text": row["text"], "made": breadth.describe(row["text"])},
-                                 ensure_ascii=False))  # fmt: skip
-            return 0
+        if args.describe:
+            return _describe(args.part)
         reports = [breadth.evaluate(part) for part in (breadth.PARTS if args.part == "all" else (args.part,))]
         if args.json:
             _print_json([r.as_dict() for r in reports])
@@ -461,6 +458,19 @@ def cmd_forget_me(args: argparse.Namespace) -> int:
     client = Client.from_environment(args.url, args.user)
     client.api("DELETE", "/v1/users/me")
     print("forgotten: tools, tool data, pages, memories and jobs")
+    return 0
+
+
+def _describe(part: str) -> int:
+    """What each request of a breadth part gets, as JSON Lines, for a blind reader to judge (docs/knowledge.md)."""
+    from toolgen.planner import breadth
+
+    if part == "all":
+        print("--describe reads one part: name it with --part", file=sys.stderr)
+        return 2
+    for row in breadth.load(part):
+        made = breadth.describe(row["text"])
+        print(json.dumps({"id": row["id"], "text": row["text"], "made": made}, ensure_ascii=False))
     return 0
 
 

@@ -137,7 +137,9 @@ def test_a_diary_of_a_subject_is_that_subjects_log_not_a_mood_journal(text: str,
     assert intent.subject == subject and intent.archetype == subject, intent
 
 
-@pytest.mark.parametrize("text", ["我想每天写日记", "每天记日记", "写日记"])
+@pytest.mark.parametrize(
+    "text", ["我想每天写日记", "每天记日记", "写日记", "每天写一篇日记", "每天晚上写几句日记", "做一个每日日记"]
+)
 def test_writing_a_diary_is_the_journal(text: str) -> None:
     assert classify(text).archetype == "mood_journal"
 
@@ -505,6 +507,17 @@ def test_when_an_entry_began_is_kept_once(text: str) -> None:
 
 def test_words_inside_a_longer_fields_words_are_that_field() -> None:
     assert list(requested_words("头疼记录 几点开始疼的")) == ["started_at"]  # not a time of day besides
+    assert list(requested_words("每天几点开始练琴，练到几点")) == ["started_at", "time"]  # said again on its own
+
+
+def test_a_word_of_the_subject_beside_the_tools_name_is_a_second_subject() -> None:
+    """Only a list after a colon says what each row holds: "my workouts and my weight" is my body weight too."""
+    assert classify("track my workouts, and my weight too").slots.get("with_subjects") == ["weight"]
+
+
+def test_another_things_start_is_a_field_of_its_own() -> None:
+    fields = Tool("断食记录 几点开始断食 几点开始运动的").fields
+    assert len([n for n, f in fields.items() if f.type == "time" and "start" in n]) == 2, list(fields)
 
 
 def test_words_of_a_question_in_a_request_for_a_tool_are_what_it_records() -> None:

@@ -704,9 +704,16 @@ def _records(subject: str, word: str) -> bool:
     return False
 
 
+def _fields_listed(text: str, word: str) -> bool:
+    """Whether a word is said after a colon, where a request lists what each row holds ("Log my bouldering sessions:
+    which gym, grades I sent"), not beside the tool's own name ("my workouts and my weight": a second subject)."""
+    head = re.search(r"[:：]", text)
+    return head is not None and word.lower() in text[head.end() :].lower()
+
+
 def _asked_within(word: str, questions: list[Any]) -> bool:
-    """Whether a subject's word is said only inside a question the request asks of each row ("吃没吃药" of a
-    migraine: a yes-or-no field, not a medication log besides)."""
+    """Whether a subject's word is said inside a question the request asks of each row ("吃没吃药" of a migraine: a
+    yes-or-no field, not a medication log besides)."""
     for question in questions:
         said = (question.get("said") if isinstance(question, dict) else getattr(question, "said", None)) or ""
         rest = iter(said.lower())
@@ -732,7 +739,7 @@ def _composed(
             if s.shape == "log"
             and s.id != subject
             and score >= 2.5
-            and not _records(subject, word)
+            and not (_fields_listed(text, word) and _records(subject, word))
             and not _asked_within(word, slots.get("asked", []))
         ]
         if others:

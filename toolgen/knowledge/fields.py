@@ -52,9 +52,7 @@ def requested_words(text: str) -> dict[str, str]:
     for probe, pattern, name in _index():
         if probe not in lower:
             continue
-        m = _compiled(pattern).search(text)
-        if m:
-            hits.append((m.start(), m.end(), name, m.group(0)))
+        hits += [(m.start(), m.end(), name, m.group(0)) for m in _compiled(pattern).finditer(text)]
     said: dict[str, str] = {}
     for start, end, name, word in sorted(hits):
         # words inside a longer field's words are that field ("几点开始": when it started, not a time besides)

@@ -165,8 +165,11 @@ def describe(text: str) -> str:
     figures; or that it refused or asked back. A blind reader judges these (docs/knowledge.md, "A blind reader")."""
     intent = classify(text)
     if intent.archetype is None:
-        refusal = intent.refusal or intent.doubt
-        return f"REFUSED (not built): {refusal}" if refusal else "ASKED BACK: no tool was made; the person is asked"
+        if intent.refusal:
+            return f"REFUSED (not built): {intent.refusal}"
+        if intent.doubt:  # the tool the rules read is offered back, not built
+            return f"NOT BUILT: asked whether they meant a tool ({intent.doubt} suspected)"
+        return "ASKED BACK: no tool was made; the person is asked"
     shown: list[str] = []
     for program in _plan(text, intent):
         shown.append(f"TOOL: {program.title}")

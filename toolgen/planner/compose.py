@@ -126,7 +126,7 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
         if (
             not duplicates(f, names)
             and not same_label(f, own)
-            and not kept_already(f, own)
+            and not kept_already(f, own, subject)
             and f.name not in RESERVED
             and len(own) < 20
         ):
@@ -141,12 +141,12 @@ def _fields(subject: Subject | None, intent: Intent, composition: Composition) -
                 names.add(f.name)
                 composition.inferred.append(f.name)
     for f in asked_fields(intent, own):
-        if f.name not in names and f.name not in RESERVED and not kept_already(f, own) and len(own) < 20:
+        if f.name not in names and f.name not in RESERVED and not kept_already(f, own, subject) and len(own) < 20:
             own.append(f)
             names.add(f.name)
             composition.inferred.append(f.name)
     for f in listed_fields(intent, own):
-        if f.name not in names and f.name not in RESERVED and not kept_already(f, own) and len(own) < 20:
+        if f.name not in names and f.name not in RESERVED and not kept_already(f, own, subject) and len(own) < 20:
             own.append(f)
             names.add(f.name)
             composition.inferred.append(f.name)
@@ -171,11 +171,16 @@ def _is_start(f: FieldDef) -> bool:
     return f.type == "time" and ("start" in f.name or "开始" in f.label.zh)
 
 
-def kept_already(f: FieldDef, own: list[FieldDef]) -> bool:
+def kept_already(f: FieldDef, own: list[FieldDef], subject: Subject | None = None) -> bool:
     """Whether the tool already keeps what a field the request names or asks records, under another name: the time
-    an entry began ("几点开始疼的" of a migraine log with its "Started"). How long something lasted is not so
-    read: a second duration is often another one ("加班多久" beside the hours worked)."""
-    return _is_start(f) and any(_is_start(o) for o in own)
+    the entry itself began ("几点开始疼的" of a migraine log with its "Started"; not "几点开始运动的" of a fasting log,
+    another thing's start). How long something lasted is not so read: a second duration is often another one
+    ("加班多久" beside the hours worked)."""
+    if not (_is_start(f) and any(_is_start(o) for o in own)):
+        return False
+    what = re.sub(r"开始|时间|几点|的|[\s（）()]", "", f.label.zh)  # what began, if the question says
+    names = "".join(subject.zh) if subject else ""
+    return not what or any(ch in names for ch in what)
 
 
 def asked_fields(intent: Intent, own: list[FieldDef]) -> list[FieldDef]:
