@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
+from itertools import islice
 
 from toolgen.knowledge.base import DATA, FieldDef, library
 from toolgen.knowledge.loading import read_json
@@ -52,7 +53,8 @@ def requested_words(text: str) -> dict[str, str]:
     for probe, pattern, name in _index():
         if probe not in lower:
             continue
-        hits += [(m.start(), m.end(), name, m.group(0)) for m in _compiled(pattern).finditer(text)]
+        # its first few places, so that a word said again on its own counts, and a long text costs no more
+        hits += [(m.start(), m.end(), name, m.group(0)) for m in islice(_compiled(pattern).finditer(text), 3)]
     said: dict[str, str] = {}
     for start, end, name, word in sorted(hits):
         # words inside a longer field's words are that field ("几点开始": when it started, not a time besides)
