@@ -190,7 +190,10 @@ def describe(text: str) -> str:
                 parts += [f"per {op.group_by}:" if op.group_by else "", f"(this {op.period})" if op.period else ""]
                 parts.append(", ".join(f"{named.get(n, n)} = {e}" for n, e in op.metrics.items()))
             if op.kind == "compute":
-                inputs = (f"{s.label or n} (default {s.default})" for n, s in op.inputs.items())
+                inputs = (
+                    f"{s.label or n}" + ("" if s.default is None else f" (default {s.default})")
+                    for n, s in op.inputs.items()
+                )
                 parts.append("inputs: " + "; ".join(inputs))
                 parts.append("outputs: " + "; ".join(f"{named.get(n, n)} = {e}" for n, e in op.outputs.items()))
             if op.kind == "fetch":
