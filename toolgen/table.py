@@ -67,14 +67,17 @@ class Put:
 
 @dataclass(frozen=True)
 class Change:
-    """A transaction step: set attributes and add to counters of an item (made if missing, unless ``must_exist``)."""
+    """A transaction step: set attributes, add to counters and to sets of strings, and take members out of sets,
+    of an item (made if missing, unless ``must_exist``)."""
 
     pk: str
     sk: str
     sets: dict[str, Any] = field(default_factory=dict)
-    adds: dict[str, int | float] = field(default_factory=dict)
+    adds: dict[str, int | float | frozenset[str]] = field(default_factory=dict)
     must_exist: bool = False
     below: dict[str, int] = field(default_factory=dict)  # only while each counter (absent counts as 0) is under
+    removes: dict[str, frozenset[str]] = field(default_factory=dict)  # members taken out (an emptied set goes)
+    empty: tuple[str, ...] = ()  # only while each of these sets is empty (absent)
 
 
 class ItemTable(Protocol):
@@ -106,11 +109,13 @@ class ItemTable(Protocol):
         self,
         pk: str,
         sk: str,
-        adds: dict[str, int | float],
+        adds: dict[str, int | float | frozenset[str]],
         sets: dict[str, Any] | None = None,
         *,
         must_exist: bool = False,
         below: dict[str, int] | None = None,
+        removes: dict[str, frozenset[str]] | None = None,
+        empty: tuple[str, ...] = (),
     ) -> dict[str, Any]: ...
 
 
@@ -135,6 +140,8 @@ def encode(value: Any) -> dict[str, Any]:
         return {"M": {str(k): encode(v) for k, v in value.items()}}
     if isinstance(value, list | tuple):
         return {"L": [encode(v) for v in value]}
+    if isinstance(value, set | frozenset) and value and all(isinstance(v, str) for v in value):
+        return {"SS": sorted(value)}  # a set of strings: ADD and DELETE change its members, each idempotent
     raise TypeError(f"cannot store a {type(value).__name__} in DynamoDB")
 
 
@@ -376,7 +383,15 @@ class DynamoTable:
         for i, (k, v) in enumerate(step.adds.items()):
             names[f"#a{i}"], values[f":a{i}"] = k, v
             adds.append(f"#a{i} :a{i}")
-        expression = ("SET " + ", ".join(sets) if sets else "") + (" ADD " + ", ".join(adds) if adds else "")
+        removes = []
+        for i, (k, v) in enumerate(step.removes.items()):
+            names[f"#r{i}"], values[f":r{i}"] = k, v
+            removes.append(f"#r{i} :r{i}")
+        expression = (
+            ("SET " + ", ".join(sets) if sets else "")
+            + (" ADD " + ", ".join(adds) if adds else "")
+            + (" DELETE " + ", ".join(removes) if removes else "")
+        )
         update: dict[str, Any] = {
             "TableName": self.name,
             "Key": self._encode({"pk": step.pk, "sk": step.sk}),
@@ -388,6 +403,9 @@ class DynamoTable:
         for i, (k, v) in enumerate(step.below.items()):
             names[f"#b{i}"], update["ExpressionAttributeValues"][f":b{i}"] = k, encode(v)
             conditions.append(f"(attribute_not_exists(#b{i}) OR #b{i} < :b{i})")
+        for i, k in enumerate(step.empty):
+            names[f"#n{i}"] = k
+            conditions.append(f"attribute_not_exists(#n{i})")
         if conditions:
             update["ConditionExpression"] = " AND ".join(conditions)
         return update
@@ -396,20 +414,24 @@ class DynamoTable:
         self,
         pk: str,
         sk: str,
-        adds: dict[str, int | float],
+        adds: dict[str, int | float | frozenset[str]],
         sets: dict[str, Any] | None = None,
         *,
         must_exist: bool = False,
         below: dict[str, int] | None = None,
+        removes: dict[str, frozenset[str]] | None = None,
+        empty: tuple[str, ...] = (),
     ) -> dict[str, Any]:
         """Add to counters atomically (the item is made if missing, unless ``must_exist``: then NotFoundError;
-        with ``below``, only while those counters are under their bounds: else ConflictError)."""
-        update = self._change(Change(pk, sk, sets or {}, adds, must_exist, below or {}))
+        with ``below``, only while those counters are under their bounds, with ``empty``, only while those sets are:
+        else ConflictError). A frozenset in ``adds`` adds members to a set of strings, ``removes`` takes them out:
+        unlike a counter's, both may be sent twice (a retry) to the same effect."""
+        update = self._change(Change(pk, sk, sets or {}, adds, must_exist, below or {}, removes or {}, empty))
         update.pop("TableName")
         try:
             return self._decode(self._call("update_item", **update, ReturnValues="ALL_NEW")["Attributes"])
         except _Refused as e:  # only the condition reaches here: _call translates every other error
-            if below and (not must_exist or self.get(pk, sk) is not None):
+            if (below or empty) and (not must_exist or self.get(pk, sk) is not None):
                 raise ConflictError(f"item {sk} reached its bound") from e
             raise NotFoundError(f"item {sk} does not exist") from e
 
@@ -511,25 +533,31 @@ class MemoryTable:
         self,
         pk: str,
         sk: str,
-        adds: dict[str, int | float],
+        adds: dict[str, int | float | frozenset[str]],
         sets: dict[str, Any] | None = None,
         *,
         must_exist: bool = False,
         below: dict[str, int] | None = None,
+        removes: dict[str, frozenset[str]] | None = None,
+        empty: tuple[str, ...] = (),
     ) -> dict[str, Any]:
         if must_exist and (pk, sk) not in self.items:
             raise NotFoundError("missing")
-        if not self._under(pk, sk, below or {}):
+        if not self._under(pk, sk, below or {}, empty):
             raise ConflictError("bound reached")
         item = self.items.setdefault((pk, sk), {"pk": pk, "sk": sk})
         for k, v in adds.items():
-            item[k] = item.get(k, 0) + v
+            item[k] = sorted(set(item.get(k, [])) | v) if isinstance(v, frozenset) else item.get(k, 0) + v
+        for k, members in (removes or {}).items():
+            item[k] = sorted(set(item.get(k, [])) - members)
+            if not item[k]:
+                del item[k]  # DynamoDB keeps no empty set
         item.update(copy.deepcopy(sets or {}))
         return copy.deepcopy(item)
 
-    def _under(self, pk: str, sk: str, below: dict[str, int]) -> bool:
+    def _under(self, pk: str, sk: str, below: dict[str, int], empty: tuple[str, ...] = ()) -> bool:
         item = self.items.get((pk, sk), {})
-        return all(item.get(k, 0) < bound for k, bound in below.items())
+        return all(item.get(k, 0) < bound for k, bound in below.items()) and not any(k in item for k in empty)
 
     def put_many(self, items: list[dict[str, Any]], deletes: Sequence[tuple[str, str]] = ()) -> None:
         for item in items:
@@ -543,10 +571,10 @@ class MemoryTable:
                 raise ConflictError("exists")
             if isinstance(step, Change) and step.must_exist and (step.pk, step.sk) not in self.items:
                 raise ConflictError("missing")
-            if isinstance(step, Change) and not self._under(step.pk, step.sk, step.below):
+            if isinstance(step, Change) and not self._under(step.pk, step.sk, step.below, step.empty):
                 raise ConflictError("bound reached")
         for step in steps:
             if isinstance(step, Put):
                 self.put(step.item)
             else:
-                self.add(step.pk, step.sk, step.adds, step.sets)
+                self.add(step.pk, step.sk, step.adds, step.sets, removes=step.removes)

@@ -18,12 +18,14 @@ functions (``sum(minutes)``, ``round(avg(bpm), 2)``, ``days_since(min(date))``),
 computed fields, and the caller asked no filter; any other figure is computed over rows as before (figures.py).
 
 Consistency without a transaction (moto, the embedded emulator, copies the whole table for each one). The item
-holds ``seq``, moved by every write of the entity as it starts, together with ``busy``, the writes in flight;
+holds ``seq``, moved by every write of the entity as it starts, together with ``writing``, the writes in flight
+(a set of one token each, its start time and a random part: a retried start or end, which a loaded emulator or a
+lost answer brings, adds or takes out the same member again, where a counter would count it twice for good);
 ``version``, the seq the digest has taken in; and while a digest is being built, the build's own (``b_state``,
-``b_after``: the key of the last row it has read, ``b_version``). A write starts (seq and busy up, atomically, only
-while no build holds the ``lease``), writes its row, then takes its change in, in seq order (``version == seq -
+``b_after``: the key of the last row it has read, ``b_version``). A write starts (seq up and its token in, atomically,
+only while no build holds the ``lease``), writes its row, then takes its change in, in seq order (``version == seq -
 1``, else it waits for the earlier write): into the digest, or into the build if the build has read past its row
-(else the build will read the row itself). A build takes the lease only while no write is busy, and reads pages
+(else the build will read the row itself). A build takes the lease only while no write is in flight, and reads pages
 of rows under it, so no row is ever read half-written; a write that could not take its change in (a crash, a
 process serving another revision, an error that left unknown whether its row was written) leaves ``version``
 behind ``seq``, which the next figures call reads as stale, and builds again. The digest, when used, has counted
@@ -43,6 +45,7 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from decimal import Decimal
@@ -77,7 +80,7 @@ CHUNK = 1_000  # rows a build reads a page
 BUILD_S = 2.0  # seconds one figures call builds for (a tool has 10): 100,000 rows over several calls locally
 LEASE_MS = 5_000  # how long a build holds writes back, at most (past it, writes go ahead)
 LEASE_MARGIN_MS = 1_500  # a build keeps nothing it read later than this before its lease ends
-STUCK_MS = 30_000  # a write busy this long died (a tool's function lives 10 s)
+STUCK_MS = 30_000  # a write in flight this long died (a tool's function lives 10 s)
 META = ("id", "created_at", "updated_at")  # columns every row has besides its fields
 
 _NUMBERS = frozenset({"number", "integer"})
@@ -324,25 +327,37 @@ def _ms() -> int:
 
 
 class Ticket:
-    """A write in progress: the digest item as its start left it (``seq`` moved, counted ``busy``)."""
+    """A write in progress: the digest item as its start left it (``seq`` moved, its token in ``writing``)."""
 
-    def __init__(self, item: dict[str, Any] | None) -> None:
+    def __init__(self, item: dict[str, Any] | None, token: str = "") -> None:
         self.item = item  # None: the write could not be counted in (a stuck lease), the digest goes stale
+        self.token = token
 
     @property
     def seq(self) -> int:
         return int((self.item or {}).get("seq", 0))
 
 
+def _token(now: int) -> str:
+    return f"{now}:{secrets.token_hex(6)}"
+
+
+def _started(token: str) -> int:
+    head = token.partition(":")[0]
+    return int(head) if head.isdigit() else 0
+
+
 def begin(table: ItemTable, pk: str, plan: Plan) -> Ticket:
-    """Before a row is written: move ``seq`` and count the write as busy, once no build holds the lease (a build
-    reads rows for at most BUILD_S: a write waits for it rather than race it)."""
+    """Before a row is written: move ``seq`` and put the write's token in ``writing``, once no build holds the
+    lease (a build reads rows for at most BUILD_S: a write waits for it rather than race it)."""
     sk = RUNNING + plan.entity_name
     deadline = time.monotonic() + LEASE_MS / 1000 + 1
     while True:
         now = _ms()
+        token = _token(now)
         try:
-            return Ticket(table.add(pk, sk, {"seq": 1, "busy": 1}, {"busy_at": now}, below={"lease": now}))
+            item = table.add(pk, sk, {"seq": 1, "writing": frozenset({token})}, below={"lease": now})
+            return Ticket(item, token)
         except ConflictError:
             if time.monotonic() > deadline:  # a lease past its time is taken over; this is a clock gone wrong
                 table.add(pk, sk, {"seq": 1})
@@ -361,8 +376,8 @@ def finish(
     sure: bool = True,
 ) -> None:
     """After the row was written (or was not: no change): take the change into the digest, or into the build
-    under way, in the order of ``seq``; then the write is no longer busy. ``sure=False``: whether the row was
-    written is not known (an error), so nothing is taken in and the digest is left stale."""
+    under way, in the order of ``seq``; then the write is no longer in flight. ``sure=False``: whether the row
+    was written is not known (an error), so nothing is taken in and the digest is left stale."""
     if ticket.item is None:
         return
     sk = RUNNING + plan.entity_name
@@ -372,7 +387,7 @@ def finish(
     except Exception:  # the row is written: the digest is left stale (built again), the write stands
         logger.exception("the running figures of %s did not take a write in", plan.entity_name)
     finally:
-        table.add(pk, sk, {"busy": -1})
+        table.add(pk, sk, {}, removes={"writing": frozenset({ticket.token})})
 
 
 def _take_in(
@@ -412,7 +427,7 @@ def _take_in(
                     return
                 except ConflictError:
                     break
-            if version > seq - 1 or int(item.get("busy", 0)) <= 1:
+            if version > seq - 1 or len(item.get("writing") or ()) <= 1:
                 return  # nothing earlier is in flight to wait for: left stale, a build follows
             time.sleep(0.002 * (attempt + 1))  # an earlier write is still taking its change in
             break
@@ -431,13 +446,12 @@ def digest(
     sk = RUNNING + plan.entity_name
     item = table.get(pk, sk) or {}
     now = _ms()
-    in_flight = int(item.get("busy", 0))
-    if in_flight > 0 and now - int(item.get("busy_at", 0)) > STUCK_MS:  # a write that died: no longer busy
-        try:
-            table.update(pk, sk, {"busy": 0}, expect={"busy": in_flight, "busy_at": item["busy_at"]})
-        except ConflictError:
-            return None, False
-        in_flight = 0
+    writing = set(item.get("writing") or ())
+    dead = {token for token in writing if now - _started(token) > STUCK_MS}
+    if dead:  # writes that died between their start and end: no longer in flight (taking them out twice is as once)
+        table.add(pk, sk, {}, removes={"writing": frozenset(dead)})
+        writing -= dead
+    in_flight = len(writing)
     # writes still in flight are not in it yet: the digest as of the writes that finished
     settled = int(item.get("version", -1)) >= int(item.get("seq", 0)) - in_flight
     if item.get("shape") == plan.shape and item.get("state") and settled:
@@ -457,8 +471,8 @@ def _build(
     sk = RUNNING + plan.entity_name
     now = _ms()
     lease = now + LEASE_MS
-    try:  # only while no write is busy and no other build holds it
-        item = table.add(pk, sk, {"seq": 0}, {"lease": lease}, below={"busy": 1, "lease": now})
+    try:  # only while no write is in flight and no other build holds it
+        item = table.add(pk, sk, {"seq": 0}, {"lease": lease}, below={"lease": now}, empty=("writing",))
     except ConflictError:
         return None, False
     try:
@@ -482,7 +496,8 @@ def _build(
                 table.update(pk, sk, {"skip": plan.shape, "state": None, "b_state": None}, expect=held)
                 return None, True  # this shape's figures read rows (until a revision gives them another)
             if last is None:  # every row read: the digest
-                done = {"state": text, "version": seq, "shape": plan.shape}
+                # (``busy``, ``busy_at``: the counter of writes in flight that ``writing`` replaced, gone with it)
+                done = {"state": text, "version": seq, "shape": plan.shape, "busy": None, "busy_at": None}
                 table.update(pk, sk, {**done, "b_state": None, "b_after": None, "skip": None}, expect=held)
                 return (state if known(state) else None), False
             after = last
