@@ -44,6 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             account_concurrency=args.account_concurrency,
             ephemeral=args.ephemeral,
+            salvage=args.salvage,
         )
     )
 
@@ -504,6 +505,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep nothing across restarts (tests, the demo); by default every write is journaled in "
         "TOOLGEN_HOME/state and replayed at the next start",
+    )
+    s.add_argument(
+        "--salvage",
+        action="store_true",
+        help="a journal damaged before its end: start with the whole records before the damage (the file as it "
+        "was is kept beside it, journal.damaged-<time>) instead of refusing to start",
     )
     s.set_defaults(func=cmd_serve)
     s = sub.add_parser("token", help="mint a local bearer token")

@@ -3,11 +3,14 @@ made before, its rows, its page, the person's memories and jobs answer as before
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
+import subprocess
+import sys
 
-from tests.e2e.conftest import generate, http, running_server
+from tests.e2e.conftest import ROOT, SECRET, generate, http, running_server
 
 
 def _free_port() -> int:
@@ -73,3 +76,48 @@ def test_a_job_in_flight_at_the_kill_is_finished_after_the_restart(tmp_path):
 
         done = wait_for_job(second, accepted.body["job_id"], token)
         assert done["status"] == "succeeded", done
+
+
+def _refused_start(home, port: int, *args: str) -> str:
+    """`toolgen serve` on ``home`` that must refuse to start: its stderr, once it has ended by itself."""
+    env = {**os.environ, "TOOLGEN_HOME": str(home), "TOOLGEN_SECRET": SECRET, "PYTHONUNBUFFERED": "1"}
+    ended = subprocess.run(
+        [sys.executable, "-m", "toolgen.cli", "serve", "--port", str(port), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert ended.returncode == 1, ended.stderr[-3000:]
+    assert "serving on" not in ended.stdout
+    # it ended on its refusal, not on its stop's grace (which dumps every thread's stack: a hang, before)
+    assert "Thread 0x" not in ended.stderr and "Timeout" not in ended.stderr, ended.stderr[-3000:]
+    return ended.stderr
+
+
+def test_a_damaged_journal_or_another_platform_is_refused_at_once_and_nothing_is_cut(tmp_path):
+    home, port = tmp_path / "home", _free_port()
+    home.mkdir()
+    with running_server(home, {}, keep_state=True, port=port) as first:
+        job = generate(first, "a todo list for my chores", user="pia")
+        assert job["status"] == "succeeded"
+    state = home / "state"
+    # given one changed byte inside a record in the middle of the journal (valid JSON before checksums)
+    data = bytearray((state / "journal").read_bytes())
+    at = data.index(b'{"m":', len(data) // 2) + 30
+    data[at] ^= 0x01
+    (state / "journal").write_bytes(bytes(data))
+    # then serve says so and ends, and the journal is as it was
+    said = _refused_start(home, port)
+    assert "damaged at record" in said and "--salvage" in said
+    assert (state / "journal").read_bytes() == bytes(data)
+    # and --salvage starts with the records before the damage, the file as it was set beside it
+    with running_server(home, {}, ("--salvage",), keep_state=True, port=port) as salvaged:
+        assert http("GET", f"{salvaged.url}/v1/health").status == 200
+    (aside,) = state.glob("journal.damaged-*")
+    assert aside.read_bytes() == bytes(data)
+    # given a platform provisioned with other identifiers than the journal's writes were made against
+    kept = json.loads((state / "resources.json").read_text())
+    (state / "resources.json").write_text(json.dumps({**kept, "tool_role_id": "AROAOTHER"}))
+    assert "could not reach their rows" in _refused_start(home, port)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
+import zlib
 
 import pytest
 
 from toolgen.errors import ConfigError
-from toolgen.local.journal import HEADER, Journal, is_write
+from toolgen.local.journal import HEADER, MAGIC, V1_HEADER, Journal, is_write
 
 
 def _environ(method: str, query: str = "") -> dict:
@@ -25,7 +27,7 @@ def test_a_torn_last_record_is_dropped_and_the_whole_ones_are_kept(tmp_path):
         journal.append({"m": "POST", "u": f"/{n}", "h": {}, "b": ""})
     journal.close()
     with (tmp_path / "journal").open("ab") as f:
-        f.write(HEADER.pack(500) + b'{"m": "PO')
+        f.write(HEADER.pack(500, 0) + b'{"m": "PO')
     # when it is opened again
     reopened = Journal(tmp_path)
     # then the three whole writes are there, in order, and the torn one is gone from the file
@@ -36,20 +38,104 @@ def test_a_torn_last_record_is_dropped_and_the_whole_ones_are_kept(tmp_path):
     reopened.close()
 
 
-def test_a_damaged_record_with_acknowledged_ones_after_it_refuses_to_start(tmp_path):
-    # given a journal whose second of three records was damaged on disk (not a torn tail)
+def _three(tmp_path) -> bytearray:
     journal = Journal(tmp_path)
     for n in range(3):
         journal.append({"m": "POST", "u": f"/{n}", "h": {}, "b": ""})
     journal.close()
-    data = bytearray((tmp_path / "journal").read_bytes())
-    second = HEADER.size + HEADER.unpack_from(data, 0)[0] + HEADER.size
-    data[second] = ord("#")
+    return bytearray((tmp_path / "journal").read_bytes())
+
+
+def _second(data: bytearray) -> int:
+    """Where the second record's header begins."""
+    return len(MAGIC) + HEADER.size + HEADER.unpack_from(data, len(MAGIC))[0]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "a byte of its JSON",  # valid JSON still: replayed silently before checksums
+        "a byte of its payload",
+        "its length, past the end",  # read as a torn tail before: the file was cut (5.06 MB to 2.96 MB)
+        "its length, shorter",
+        "its checksum",
+    ],
+)
+def test_a_damaged_record_with_acknowledged_ones_after_it_refuses_to_start(tmp_path, damage):
+    # given a journal whose second of three records was damaged on disk (not a torn tail)
+    data = _three(tmp_path)
+    second = _second(data)
+    payload = second + HEADER.size
+    if damage == "a byte of its JSON":
+        at = data.index(b'"/1"', payload) + 2
+        data[at] = ord("7")  # "/1" -> "/7": whole JSON, a different write
+    elif damage == "a byte of its payload":
+        data[payload] = ord("#")
+    elif damage == "its length, past the end":
+        data[second : second + 4] = (2**31).to_bytes(4, "big")
+    elif damage == "its length, shorter":
+        data[second + 3] -= 3
+    else:
+        data[second + 7] ^= 0xFF
     (tmp_path / "journal").write_bytes(bytes(data))
-    # then nothing is cut off silently: the start is refused, naming the record
-    with pytest.raises(ConfigError, match="damaged at record 2"):
+    # then nothing is cut off silently: the start is refused, naming the record, the file as it was
+    with pytest.raises(ConfigError, match=r"damaged at record 2 .*--salvage` keeps the 1 records before it"):
         Journal(tmp_path)
     assert (tmp_path / "journal").read_bytes() == bytes(data)
+
+
+def test_a_whole_record_that_is_no_write_refuses_to_start_even_last(tmp_path):
+    data = _three(tmp_path)
+    for payload in (b'{"m": "POST"}', b"[1, 2]", b'{"m": 1, "u": "/", "h": {}, "b": ""}'):
+        odd = bytes(data) + HEADER.pack(len(payload), zlib.crc32(payload)) + payload
+        (tmp_path / "journal").write_bytes(odd)
+        with pytest.raises(ConfigError, match="damaged at record 4"):
+            Journal(tmp_path)
+        assert (tmp_path / "journal").read_bytes() == odd
+
+
+def test_salvage_keeps_the_records_before_the_damage_and_the_file_as_it_was(tmp_path):
+    data = _three(tmp_path)
+    data[_second(data) + HEADER.size] = ord("#")
+    (tmp_path / "journal").write_bytes(bytes(data))
+    journal = Journal(tmp_path, salvage=True)
+    assert journal.records == 1 and [e["u"] for e in journal.entries()] == ["/0"]
+    (aside,) = tmp_path.glob("journal.damaged-*")
+    assert aside.read_bytes() == bytes(data) and aside.stat().st_mode & 0o777 == 0o600
+    journal.append({"m": "POST", "u": "/3", "h": {}, "b": ""})
+    journal.close()
+    again = Journal(tmp_path)
+    assert [e["u"] for e in again.entries()] == ["/0", "/3"]
+    again.close()
+
+
+def test_a_journal_of_the_first_format_is_rewritten_with_checksums(tmp_path):
+    # given a journal written before checksums: a length, then the JSON, and a torn last append
+    records = [{"m": "POST", "u": f"/{n}", "h": {"x-amz-target": "T"}, "b": "e30="} for n in range(3)]
+    old = b"".join(V1_HEADER.pack(len(p)) + p for p in (json.dumps(r, separators=(",", ":")).encode() for r in records))
+    (tmp_path / "journal").write_bytes(old + V1_HEADER.pack(90) + b'{"m":"PO')
+    journal = Journal(tmp_path)
+    # then its whole records are kept, in the checksummed format, and it goes on from there
+    assert journal.records == 3 and list(journal.entries()) == records
+    assert (tmp_path / "journal").read_bytes().startswith(MAGIC)
+    journal.append({"m": "PUT", "u": "/3", "h": {}, "b": ""})
+    journal.close()
+    again = Journal(tmp_path)
+    assert [e["u"] for e in again.entries()] == ["/0", "/1", "/2", "/3"]
+    again.close()
+
+
+def test_a_first_format_journal_damaged_before_its_end_is_refused_unchanged(tmp_path):
+    records = [
+        json.dumps({"m": "POST", "u": f"/{n}", "h": {}, "b": ""}, separators=(",", ":")).encode() for n in range(3)
+    ]
+    old = bytearray(b"".join(V1_HEADER.pack(len(p)) + p for p in records))
+    second = V1_HEADER.size + len(records[0])
+    old[second : second + 4] = (2**31).to_bytes(4, "big")
+    (tmp_path / "journal").write_bytes(bytes(old))
+    with pytest.raises(ConfigError, match="damaged at record 2"):
+        Journal(tmp_path)
+    assert (tmp_path / "journal").read_bytes() == bytes(old)
 
 
 def test_a_write_the_journal_cannot_keep_is_never_acknowledged_nor_any_after_it(tmp_path, monkeypatch):

@@ -89,7 +89,8 @@ class Gateway:
         self._thread.start()
 
     def stop(self) -> None:
-        self.server.shutdown()
+        if self._thread is not None:  # shutdown() waits for serve_forever: never, for a gateway never started
+            self.server.shutdown()
         self.server.server_close()
 
 

@@ -6,6 +6,11 @@ Manager; not reads, not SQS, not STS) is appended to ``TOOLGEN_HOME/state/journa
 answer leaves, and a restart replays the journal into a fresh moto, then sends the jobs that had not ended back to
 the queue. A write killed before its answer was not acknowledged, and a torn last record is dropped.
 
+Each record carries its length and a CRC-32 of its bytes, after a file header that names the format (``MAGIC``).
+A record that is not whole where whole ones follow it is damage, not a torn tail: the start is refused with the
+record's number and nothing is cut (``toolgen serve --salvage`` keeps the whole records before it, the file as it
+was set aside); a journal of the first format (no header, no checksums) is rewritten in this one when opened.
+
 Replaying reproduces moto's own identifiers (a role's RoleId, which names every tool's partition; a secret's ARN;
 an upload id) because each write runs with its own seeded copy of moto's random source: seeded by its place in the
 journal, or for the platform's provisioning (not journaled: it runs at every start) by its own content. Writes are
@@ -23,9 +28,11 @@ import json
 import logging
 import os
 import random
+import shutil
 import struct
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,7 +41,10 @@ from toolgen.errors import ConfigError
 from toolgen.local.sigv4 import read_request
 
 logger = logging.getLogger(__name__)
-HEADER = struct.Struct(">I")
+MAGIC = b"toolgen-journal 2\n"  # the file's first bytes: records with checksums
+HEADER = struct.Struct(">II")  # a record's length and the CRC-32 of its bytes
+V1_HEADER = struct.Struct(">I")  # the first format's: a length alone
+RECORD_START = b'{"m":'  # how every record's JSON begins: where to look for whole records past a damaged one
 READ_PREFIXES = ("Get", "List", "Describe", "Query", "Scan", "BatchGet", "Head", "Check", "Validate")
 NOT_KEPT = ("sqs", "sts")  # queues are rebuilt from the jobs; sessions are made again
 # Headers that say nothing about the write itself (the signature's time and token, the client, the connection).
@@ -108,10 +118,67 @@ def is_write(environ: dict[str, Any], headers: dict[str, str], body: bytes) -> b
     return not _operation(environ, headers, body).startswith(READ_PREFIXES)
 
 
+def _is_record(payload: bytes) -> bool:
+    """Whether ``payload`` is a journaled write, as ``_record`` makes it."""
+    try:
+        record = json.loads(payload)
+        if not isinstance(record, dict) or set(record) != {"m", "u", "h", "b"}:
+            return False
+        base64.b64decode(record["b"], validate=True)
+    except (ValueError, TypeError):
+        return False
+    fields = (record["m"], record["u"], record["b"])
+    headers = record["h"]
+    return (
+        all(isinstance(v, str) for v in fields)
+        and isinstance(headers, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items())
+    )
+
+
+NOT_WHOLE, NOT_A_WRITE = -1, -2
+
+
+def _whole_at(data: bytes, start: int, v1: bool) -> int:
+    """The end of the whole record at ``start`` (its header's offset); NOT_WHOLE where its bytes are cut short or
+    are not those written (a torn append, or damage), NOT_A_WRITE where they are whole (by its checksum) but no
+    write (never from a torn append)."""
+    header = V1_HEADER if v1 else HEADER
+    if start < 0 or start + header.size > len(data):
+        return NOT_WHOLE
+    size = header.unpack_from(data, start)[0]
+    end = start + header.size + size
+    if end > len(data):
+        return NOT_WHOLE
+    payload = data[start + header.size : end]
+    if v1:
+        try:
+            json.loads(payload)
+        except ValueError:
+            return NOT_WHOLE
+    elif zlib.crc32(payload) != HEADER.unpack_from(data, start)[1]:
+        return NOT_WHOLE
+    return end if _is_record(payload) else NOT_A_WRITE
+
+
+def _whole_after(data: bytes, start: int, v1: bool) -> bool:
+    """Whether a whole record begins anywhere past ``start``: then what is not whole at ``start`` was damaged after
+    acknowledged writes, where a torn last append has nothing after it."""
+    header = V1_HEADER if v1 else HEADER
+    at = data.find(RECORD_START, start + 1)
+    while at >= 0:
+        if _whole_at(data, at - header.size, v1) > 0:
+            return True
+        at = data.find(RECORD_START, at + 1)
+    return False
+
+
 class Journal:
     """An append-only file of writes, each fsync'd; one `toolgen serve` at a time holds it."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, salvage: bool = False) -> None:
+        """``salvage``: a journal damaged before its end keeps the whole records before the damage (the file as it
+        was is set aside, ``journal.damaged-<time>``) instead of refusing to start."""
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.path = directory / "journal"
         self._lock_file = (directory / "lock").open("a")
@@ -123,11 +190,14 @@ class Journal:
                 f"another `toolgen serve` is using {directory}; stop it or use another TOOLGEN_HOME"
             ) from e
         try:
-            self.records = self._valid_prefix()
+            self.records = self._valid_prefix(salvage)
         except ConfigError:
             self._lock_file.close()  # refused: the directory is free for whoever moves the journal aside
             raise
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        if os.fstat(self._fd).st_size == 0:
+            os.write(self._fd, MAGIC)
+            os.fsync(self._fd)
         _fsync_directory(directory)  # the file's name is durable too, not only its bytes
         _fsync_directory(directory.parent)  # and the directory's
         self.broken = ""
@@ -135,40 +205,82 @@ class Journal:
         self.recording = False  # off while the platform is provisioned and the journal replayed
         self.failed: list[int] = []  # journaled writes that did not apply again at the last replay
 
-    def _valid_prefix(self) -> int:
-        """How many whole records the file holds; a torn tail (a crash mid-append) is cut off."""
+    def _valid_prefix(self, salvage: bool) -> int:
+        """How many whole records the file holds; a torn tail (a crash mid-append) is cut off, damage before whole
+        records refused (or, ``salvage``, cut off with the file as it was set aside)."""
         if not self.path.exists():
             return 0
-        count, good = 0, 0
-        with self.path.open("rb") as f:
-            data = f.read()
-        while good + HEADER.size <= len(data):
-            (size,) = HEADER.unpack_from(data, good)
-            end = good + HEADER.size + size
-            if end > len(data):
-                break  # the last append, cut off: never acknowledged
-            try:
-                json.loads(data[good + HEADER.size : end])
-            except ValueError:
-                if end < len(data):  # a whole bad record with acknowledged ones after it: not a torn tail
-                    raise ConfigError(
-                        f"{self.path} is damaged at record {count + 1}: move it aside to start again "
-                        "(or use --ephemeral)"
-                    ) from None
+        data = self.path.read_bytes()
+        v1 = bool(data) and not data.startswith(MAGIC)
+        header = V1_HEADER if v1 else HEADER
+        good = 0 if v1 else len(MAGIC) if data else 0
+        ends: list[int] = []
+        damaged = False
+        while good < len(data):
+            end = _whole_at(data, good, v1)
+            if end < 0:
+                # not a torn tail: a whole record that is no write, or acknowledged writes after it
+                if end == NOT_A_WRITE or _whole_after(data, good, v1):
+                    if not salvage:
+                        raise ConfigError(
+                            f"{self.path} is damaged at record {len(ends) + 1} (byte {good}; not a write cut "
+                            "short by a crash, which only the last can be): nothing was changed. "
+                            f"`toolgen serve --salvage` keeps the {len(ends)} records before it (the file as it "
+                            "is set aside), or move it aside to start afresh (or use --ephemeral)"
+                        )
+                    aside = self.path.with_name(f"journal.damaged-{int(time.time())}")
+                    shutil.copyfile(self.path, aside)  # a copy, on disk before the journal is cut
+                    os.chmod(aside, 0o600)
+                    with aside.open("rb+") as kept:
+                        os.fsync(kept.fileno())
+                    _fsync_directory(self.path.parent)
+                    damaged = True
+                    logger.warning(
+                        "journal: damaged at record %d; kept the %d before it, the whole file is %s",
+                        len(ends) + 1,
+                        len(ends),
+                        aside,
+                    )
                 break
-            good, count = end, count + 1
+            ends.append(end)
+            good = end
         if good < len(data):
-            logger.warning("journal: dropping a torn last record (%d bytes)", len(data) - good)
+            if not damaged:
+                logger.warning("journal: dropping a torn last record (%d bytes)", len(data) - good)
             with self.path.open("r+b") as f:
                 f.truncate(good)
                 os.fsync(f.fileno())
-        return count
+        if v1:
+            self._rewrite(data, ends, header)
+        return len(ends)
+
+    def _rewrite(self, data: bytes, ends: list[int], header: struct.Struct) -> None:
+        """The first format's records in this one (a header, a checksum each), replacing the file at once."""
+        temporary = self.path.with_name("journal.rewrite")
+        with temporary.open("wb") as f:
+            f.write(MAGIC)
+            start = 0
+            for end in ends:
+                payload = data[start + header.size : end]
+                f.write(HEADER.pack(len(payload), zlib.crc32(payload)) + payload)
+                start = end
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, self.path)
+        _fsync_directory(self.path.parent)
+        logger.info("journal: %d records rewritten with checksums", len(ends))
 
     def entries(self) -> Iterator[dict[str, Any]]:
         with self.path.open("rb") as f:
+            if f.read(len(MAGIC)) != MAGIC:
+                return
             while header := f.read(HEADER.size):
-                (size,) = HEADER.unpack(header)
-                yield json.loads(f.read(size))
+                size, crc = HEADER.unpack(header)
+                payload = f.read(size)
+                if zlib.crc32(payload) != crc:  # changed since it was opened: stop rather than replay it
+                    raise ConfigError(f"{self.path} changed while it was read")
+                yield json.loads(payload)
 
     def append(self, record: dict[str, Any]) -> None:
         """The record on disk, whole, or JournalBroken: then no further write is accepted (the emulator holds one
@@ -176,7 +288,7 @@ class Journal:
         if self.broken:
             raise JournalBroken(self.broken)
         data = json.dumps(record, separators=(",", ":")).encode()
-        view = memoryview(HEADER.pack(len(data)) + data)
+        view = memoryview(HEADER.pack(len(data), zlib.crc32(data)) + data)
         try:
             while view:
                 view = view[os.write(self._fd, view) :]

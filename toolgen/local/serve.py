@@ -64,10 +64,12 @@ class LocalPlatform:
         verbose: bool = False,
         account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY,
         state: Path | None = None,
+        salvage: bool = False,
     ) -> None:
-        """``state``: the directory whose journal keeps every write across restarts (None: in memory only)."""
+        """``state``: the directory whose journal keeps every write across restarts (None: in memory only);
+        ``salvage``: a journal damaged before its end keeps the records before the damage (journal.py)."""
         self.host, self.port, self.secret, self.verbose = host, port, secret, verbose
-        self.journal = Journal(state) if state is not None else None
+        self.journal = Journal(state, salvage=salvage) if state is not None else None
         # on loopback, whatever ``host`` is
         self.emulator = Emulator(account_concurrency=account_concurrency, journal=self.journal)
         self.restored = 0
@@ -239,6 +241,7 @@ def serve(
     verbose: bool = False,
     account_concurrency: int = DEFAULT_ACCOUNT_CONCURRENCY,
     ephemeral: bool = False,
+    salvage: bool = False,
 ) -> int:
     """Run the platform until interrupted (Ctrl-C or SIGTERM); its state kept in TOOLGEN_HOME/state unless
     ``ephemeral``."""
@@ -252,6 +255,7 @@ def serve(
         verbose=verbose,
         account_concurrency=account_concurrency,
         state=None if ephemeral else state_dir() / STATE_DIR,
+        salvage=salvage,
     )
     stop = threading.Event()
     # Every signal that ends a process and can be caught ends it cleanly: function processes stopped, serve.json
