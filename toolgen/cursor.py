@@ -14,9 +14,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from typing import Any
 
 MAX_TOKEN = 1024  # characters: a key of ours encodes to well under this
+PATTERN = "^[A-Za-z0-9_-]+$"  # base64url without padding: what encode gives, what the documents say a token is
+_ALPHABET = re.compile(PATTERN)
 
 
 class BadToken(ValueError):
@@ -33,7 +36,7 @@ def encode(key: dict[str, Any] | None) -> str | None:
 
 def decode(token: str, pk: str, prefix: str) -> dict[str, str]:
     """The key a token stands for, if it is one of partition ``pk`` under sort-key ``prefix``; else BadToken."""
-    if not token or len(token) > MAX_TOKEN:
+    if not token or len(token) > MAX_TOKEN or not _ALPHABET.match(token):  # (base64 decoding skips other characters)
         raise BadToken("not a page token")
     try:
         key = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))

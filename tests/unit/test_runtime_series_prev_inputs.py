@@ -361,3 +361,41 @@ def test_a_lists_rows_before_are_read_once_a_write_not_once_a_call():
     assert again == first and tool.table.query_page.calls - calls == 1  # type: ignore[attr-defined]
     tool.add({"date": "2026-12-05", "kwh": 125})
     assert {r["date"]: r["used"] for r in tool.get("/readings")["items"]}["2026-12-05"] == 15
+
+
+# --- the paging token's contract -------------------------------------------------------------------------------
+
+
+def test_next_is_taken_as_its_document_says():
+    """The document says what ``next`` is (a token a list gave, or nothing) and the tool takes it so: every token
+    it gives matches the document's pattern; empty, "null" or left out is the first page; a string the pattern
+    takes that is no token of this list is a 422, as is one the pattern refuses (it was read past before, since
+    base64 decoding skips characters outside its alphabet)."""
+    import re
+
+    from toolgen.spec.openapi import build_spec
+
+    prog = program([listing(limit=2)])
+    tool = Tool(prog)
+    tool.add(*({"date": f"2026-12-0{d}", "kwh": d} for d in range(1, 6)))
+    spec = build_spec(prog, "https://tool.example")
+    (param,) = [p for p in spec["paths"]["/readings"]["get"]["parameters"] if p["name"] == "next"]
+    pattern = re.compile(param["schema"]["pattern"])
+    assert "422" in spec["paths"]["/readings"]["get"]["responses"]
+    first = tool.get("/readings")
+    assert first["next"] and pattern.match(first["next"])
+    for nothing in ("", "null"):
+        assert pattern.match(nothing) and tool.get("/readings", next=nothing) == first
+    seen, token = [], None
+    while True:
+        page = tool.get("/readings", **({"next": token} if token else {}))
+        seen += [r["kwh"] for r in page["items"]]
+        token = page["next"]
+        if token is None:
+            break
+        assert pattern.match(token) and len(token) <= param["schema"]["maxLength"]
+    assert sorted(seen) == [1, 2, 3, 4, 5]
+    for forged in ("abc", "x" * 40, first["next"] + "!", "!" + first["next"]):
+        status, body = tool.call("GET", "/readings", next=forged)
+        assert status == 422 and body["details"] == {"next": "not a page token"}, (forged, body)
+    assert not pattern.match(first["next"] + "!")

@@ -42,5 +42,10 @@ Flag = BeforeValidator(_true_or_false)  # Annotated[bool, Flag, Query(...)]: a q
 # A list's page: `limit` and `next` (toolgen/cursor.py), as the tools' own lists take them.
 Next = Annotated[
     str | None,
-    Query(min_length=1, max_length=cursor.MAX_TOKEN, description="The `next` of the previous page, as it was given"),
+    Query(
+        min_length=1,
+        max_length=cursor.MAX_TOKEN,
+        pattern=cursor.PATTERN,
+        description="The `next` of the previous page, as it was given (any other token is refused, 422)",
+    ),
 ]

@@ -16,7 +16,7 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from toolgen.bounds import FIGURE_ROWS
-from toolgen.cursor import MAX_TOKEN
+from toolgen.cursor import MAX_TOKEN, PATTERN
 from toolgen.errors import StageError
 from toolgen.program import (
     AggregateOp,
@@ -51,6 +51,8 @@ PERIOD_KEYS = {  # how the runtime names a series' periods (toolgen/runtime/peri
     "month": "The month, as 2026-12",
     "year": "The year, as 2026",
 }
+EMPTY_OR_TOKEN = PATTERN.replace("+$", "*$")  # a page token (toolgen/cursor.py), or nothing
+
 ERRORS = {
     "400": "The request is malformed",
     "401": "Missing or invalid bearer token",
@@ -147,8 +149,10 @@ def _list(program: ToolProgram, op: ListOp) -> tuple[dict[str, Any], dict[str, A
         "name": "next",
         "in": "query",
         "required": False,
-        "description": "The `next` of the previous answer, as it was given; left out or null: the first page",
-        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_TOKEN},
+        "description": "The `next` of the previous answer, as it was given (any other token is refused, 422); left "
+        "out, empty or null: the first page",
+        # empty allowed: what a model sends for an optional input it has no value for (Dify), read as not given
+        "schema": {"type": "string", "maxLength": MAX_TOKEN, "pattern": EMPTY_OR_TOKEN},
     }
     items = {"type": "array", "items": _row(program, op.entity, op.computed)}
     token = {  # anyOf, never a type list: Dify's import fails on one (fields.py)
