@@ -23,7 +23,7 @@ from toolgen.config import Settings
 from toolgen.deploy import FunctionSpec, tool_package
 from toolgen.errors import AWSError, NotFoundError, StageError, ToolgenError
 from toolgen.intent import classify
-from toolgen.intent.classify import classify_as
+from toolgen.intent.classify import classify_as, unplaced
 from toolgen.intent.slots import is_chinese
 from toolgen.jobs import JobStore
 from toolgen.memory import memory_block, rewards
@@ -123,6 +123,8 @@ def understand(
     """
     started = time.perf_counter()
     intent = classify_as(prompt, choice) if choice else classify(prompt)
+    if not services.planner.name.startswith("llm:"):  # places the offline planner cannot read: asked where
+        intent = unplaced(intent)
     if intent.wary is not None and _model_reads(services):  # its words go to no model until the person says
         intent = intent.model_copy(
             update={"archetype": None, "confidence": 0.0, "candidates": [intent.archetype], "doubt": intent.wary}

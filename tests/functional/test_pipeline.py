@@ -387,3 +387,47 @@ def test_a_doubted_request_is_refused_with_its_tool_offered_and_no_model_reads_i
     )
     done = process(JobMessage(job_id=answered.job_id, user="una2", prompt=job.prompt), services)
     assert done.status == "succeeded", done.error
+
+
+def test_a_lookup_of_a_place_no_city_or_town_has_asks_where_it_is(services, emulator):
+    """Five large cities (or the person's own) are not the surf at a beach the index cannot place: the offline
+    path asks where it is, in the request's language; a place it knows, a town of 15,000 among them, is read."""
+    before = len(emulator.client("lambda").list_functions()["Functions"])
+    job = run(services, "UV index today in Narnia", user="ned")
+    assert job.status == "needs_clarification" and job.tool_id is None
+    assert "'Narnia'" in job.question and "Which town or city" in job.question
+    assert job.candidates == [] and job.proposal is None
+    assert len(emulator.client("lambda").list_functions()["Functions"]) == before
+    known = run(services, "wave height and water temp at Biarritz next week", user="ned")
+    assert known.status == "succeeded", known.error
+    program = services.tools.get("ned", known.tool_id).program
+    assert program["defaults"]["cities"] == ["Biarritz"]
+
+
+def test_the_place_question_is_asked_in_the_requests_language():
+    from toolgen.models import Intent
+    from toolgen.planner.proposal import ask
+
+    zh = ask("纳尼亚和格林童话镇明天下雨吗", Intent(archetype=None, confidence=0.0, lang="zh", unresolved=["纳尼亚"]))
+    assert "“纳尼亚”" in zh.question and "哪个城市" in zh.question and zh.candidates == []
+    en = ask(
+        "surf at Narnia and Gondor", Intent(archetype=None, confidence=0.0, lang="en", unresolved=["Narnia", "Gondor"])
+    )
+    assert "'Narnia' or 'Gondor'" in en.question
+
+
+def test_with_a_model_a_place_the_index_cannot_place_is_the_models_to_read(services):
+    from toolgen.intent import classify
+    from toolgen.planner import OfflinePlanner
+
+    prompt = "UV index today in Narnia"
+    answer = OfflinePlanner().plan("UV index today in Lisbon", classify("UV index today in Lisbon"), [])
+    program = answer.program.model_dump(mode="json")
+    program.update(title="UV in Narnia")
+    fake = _llm(services, [("json", program)])
+    try:
+        job = run(services, prompt, user="nia")
+    finally:
+        fake.stop()
+    assert job.status == "succeeded", (job.status, job.question, job.error)
+    assert job.planner["planner"] == "llm" and services.tools.get("nia", job.tool_id).title == "UV in Narnia"

@@ -286,6 +286,17 @@ def classify(text: str) -> Intent:
     return intent
 
 
+def unplaced(intent: Intent) -> Intent:
+    """A lookup whose request names places that no city or town has, and none that one has ("surf at Narnia"), asked
+    where they are (``unresolved``, no tool) rather than read for other places: the offline planner would read the
+    person's city or five large cities, a forecast for somewhere they did not ask about. (A model may know the place:
+    where one plans, the pipeline does not ask.)"""
+    names = intent.slots.get("unresolved_places") or []
+    if intent.archetype is None or not names or intent.slots.get("cities"):
+        return intent
+    return intent.model_copy(update={"archetype": None, "confidence": 0.0, "candidates": [], "unresolved": names})
+
+
 def by_rules(text: str) -> Intent:
     """The Intent the hand-written rules alone give, the learned refusal not asked: what build_actions measures the
     learned refusal beside."""

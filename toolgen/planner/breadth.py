@@ -21,6 +21,7 @@ from typing import Any
 
 from toolgen.errors import ToolgenError
 from toolgen.intent import classify
+from toolgen.intent.classify import unplaced
 from toolgen.knowledge.gloss import english
 from toolgen.models import Intent
 from toolgen.planner.offline import OfflinePlanner
@@ -132,7 +133,7 @@ def _plan(text: str, intent: Intent) -> list[ToolProgram]:
 
 def judge(row: dict[str, Any]) -> Outcome:
     """How one request of the breadth set ends."""
-    intent = classify(row["text"])
+    intent = unplaced(classify(row["text"]))  # as the pipeline reads it for the offline planner
     named = row.get("named") is not None
     outcome = Outcome(id=row["id"], text=row["text"], result="wrong", named=named, got=intent.archetype)
     # a doubt ends refused too, the tool the rules read offered to a person who meant it (planner/proposal.py)
@@ -163,8 +164,10 @@ def describe(text: str) -> str:
     """What the offline path makes of a request, as a person would see it: the tool's rows and fields (for a Chinese
     request in Chinese and again with English labels), its figures, a calculator's inputs and formulas, a lookup's
     figures; or that it refused or asked back. A blind reader judges these (docs/knowledge.md, "A blind reader")."""
-    intent = classify(text)
+    intent = unplaced(classify(text))
     if intent.archetype is None:
+        if intent.unresolved:
+            return f"ASKED BACK: no tool was made; the person is asked where {', '.join(intent.unresolved)} is"
         if intent.refusal:
             return f"REFUSED (not built): {intent.refusal}"
         if intent.doubt:  # the tool the rules read is offered back, not built
@@ -198,6 +201,7 @@ def describe(text: str) -> str:
                 parts.append("outputs: " + "; ".join(f"{named.get(n, n)} = {e}" for n, e in op.outputs.items()))
             if op.kind == "fetch":
                 parts.append("fetches public data; shows: " + ", ".join(named.get(n, n) for n in op.fields))
+                parts.append(f"for {', '.join(op.labels)}" if op.labels else "")
             line = "  " + " ".join(p for p in parts if p)
             shown.append(line if len(line) <= 600 else line[:600] + " ...")
         for rows in program.seed.values():

@@ -43,6 +43,15 @@ _NOTHING = {
 }
 
 
+# Places a lookup was asked for that no city or town known here has (classify.unplaced).
+_UNPLACED = {
+    "en": "I don't know where {names} is. Which town or city is it in or near? Ask again naming it (I know towns of "
+    "15,000 people or more), for example: 'the surf forecast for Sydney'.",
+    "zh": "我不知道{names}在哪里：它在哪个城市或附近？请带上城市名再说一次（人口一万五千以上的城镇我都认得），"
+    "比如：“查一下三亚这周的浪高”。",
+}
+
+
 @dataclass
 class Asked:
     question: str
@@ -84,6 +93,10 @@ def ask(prompt: str, intent: Intent) -> Asked:
         action = action_named(intent.refusal)  # the rules' or the learned model's kind of action
         reason = action.reason(lang) if action is not None else _REFUSED[lang]
         return Asked(question=reason, refused=intent.refusal)
+    if intent.unresolved:
+        quoted = [f"“{name}”" if lang == "zh" else f"'{name}'" for name in intent.unresolved[:3]]
+        names = "、".join(quoted) if lang == "zh" else " or ".join(quoted)
+        return Asked(question=_UNPLACED[lang].format(names=names))
     candidates = [c for c in (_candidate(prompt, choice) for choice in intent.candidates[:MAX_CANDIDATES]) if c]
     if intent.doubt is not None:  # refused, with the tool the rules read offered: a person who meant it answers
         action = action_named(intent.doubt)
