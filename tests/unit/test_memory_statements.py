@@ -78,6 +78,27 @@ def held(store: DynamoMemoryStore, user: str = "u") -> dict[str, str]:
         (["My husband sleeps badly"], {}, {"sleep_quality": "poor"}),
         (["下午喝杯奶茶晚上就睡不着"], {"caffeine_sensitive": "true"}, {"sleep_quality": "poor"}),  # the drink's doing
         (["I can't sleep after an afternoon coffee"], {"caffeine_sensitive": "true"}, {"sleep_quality": "poor"}),
+        # issue 34: a request for a tool is no statement; a stay, a dream or a joke does not move the home
+        (
+            ["I usually run at 5:45 am", "help me log my morning runs"],
+            {"run_time": "05:45"},
+            {"run_time_of_day": "morning"},
+        ),
+        (["我一般早上5点45跑步", "我想记录每天晨跑"], {"run_time": "05:45"}, {"run_time_of_day": "morning"}),
+        (
+            ["I live in Chengdu", "I'm in Tokyo this week for a conference"],
+            {"city": "Chengdu", "staying_in": "Tokyo"},
+            {},
+        ),
+        (["我住在成都", "这周我在上海出差"], {"city": "Chengdu", "staying_in": "Shanghai"}, {}),
+        (["I live in Chengdu", "I dreamt I lived in Paris"], {"city": "Chengdu"}, {"city": "Paris"}),
+        (["我住在成都", "昨晚梦见我住在巴黎"], {"city": "Chengdu"}, {"city": "Paris"}),
+        (["I live in Chengdu", "I live in Tokyo, just kidding"], {"city": "Chengdu"}, {"city": "Tokyo"}),
+        (["我住在成都", "我住在东京，开玩笑的"], {"city": "Chengdu"}, {"city": "Tokyo"}),
+        (["I live in Chengdu", "I moved to Tokyo this week"], {"city": "Tokyo"}, {}),  # a move, however recent
+        (["My budget is $2,500 a month"], {"budget": "2500"}, {}),
+        (["我每个月的预算是三千"], {"budget": "3000"}, {}),
+        (["我的预算是两千五"], {"budget": "2500"}, {}),
     ],
 )
 def test_what_a_statement_holds_and_ends(store, said, holds, not_held):
@@ -107,6 +128,21 @@ def test_a_denial_ends_the_fact_and_is_kept_as_what_was_said(store):
     assert [h.event for h in store.history("u", diet.memory_id)] == ["created", "ended"]
     assert store.learn("u", "I'm vegetarian").memory_id != diet.memory_id  # said again: a new, current fact
     assert held(store) == {"diet": "vegetarian"}
+
+
+def test_a_request_for_a_tool_is_learnt_as_no_fact_and_the_run_log_keeps_the_time_said(store):
+    """After "I usually run at 5:45 am", "help me log my morning runs" made the run time "morning": the run log then
+    started at 06:30, shaped by no memory. A request states nothing; the time said shapes the log."""
+    from toolgen.memory.extract import RuleReader
+    from toolgen.planner import OfflinePlanner
+
+    said = store.learn("u", "I usually run at 5:45 am")
+    for prompt in ("help me log my morning runs", "我想记录每天晨跑"):
+        assert RuleReader().mine(prompt) == []
+        recalled = Recaller(store, MemoryConfig()).recall("u", prompt, classify(prompt))
+        assert said.memory_id in [m.memory_id for m in recalled]
+        program = OfflinePlanner().plan(prompt, classify(prompt), recalled).program
+        assert program.entities["run"].fields["start"].default == "05:45"
 
 
 def test_since_dates_the_start_of_what_holds(store):

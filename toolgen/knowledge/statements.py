@@ -4,7 +4,11 @@ Categories: ``other_subject`` (the fact is someone else's: "my sister lives in P
 ``irrealis`` (wished, planned, supposed or asked: "I'd love to", "next year", 如果, 打算, 吗), ``now`` (a plan that
 starts now is a change, not a wish: "from now on"), ``negation`` (not, never, no longer, 不, 没, 不再),
 ``ended`` (held once, not now: "used to", "until", 以前, 曾经), ``past_only`` (held once, nothing said about now:
-"in 2015", "grew up", 小时候, 住过) and ``since`` (when a state began: "since last month", 从上个月开始).
+"in 2015", "grew up", 小时候, 住过), ``since`` (when a state began: "since last month", 从上个月开始),
+``unreal`` (a dream, a game, a pretence: "I dreamt I lived in Paris", 梦见), ``retraction`` (a clause that takes
+back what came before it: "just kidding", 开玩笑的), ``stay`` (a place for a while, not the home: "this week for a
+conference", 出差) and ``tool_request`` (a request for a tool, no statement: "help me log my morning runs",
+我想记录每天晨跑).
 toolgen/memory/statement.py reads a clause with them; they live here, below memory, so intent and the planner
 can read the same words.
 """
@@ -17,7 +21,19 @@ from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data" / "statements.json"
-CATEGORIES = ("other_subject", "irrealis", "now", "negation", "ended", "past_only", "since")
+CATEGORIES = (
+    "other_subject",
+    "irrealis",
+    "now",
+    "negation",
+    "ended",
+    "past_only",
+    "since",
+    "unreal",
+    "retraction",
+    "stay",
+    "tool_request",
+)
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 

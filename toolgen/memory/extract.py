@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal, Protocol
 
+from toolgen.intent.numerals import first_number
 from toolgen.intent.slots import (
     find_amount,
     find_cuisines,
@@ -21,6 +22,7 @@ from toolgen.intent.slots import (
     time_of_day,
 )
 from toolgen.knowledge.places import find_places
+from toolgen.knowledge.statements import says
 
 Kind = Literal["preference", "fact", "habit", "event"]
 Fact = tuple[Kind, str | None, str | None]
@@ -92,8 +94,13 @@ def left_place(text: str) -> str | None:
 
 
 def _money(text: str, t: str) -> Fact | None:
-    if re.search(r"\bmy (monthly |weekly )?budget\b|budget (is|of)|预算(是|为)?", t) and find_amount(text):
-        return "fact", "budget", f"{find_amount(text):g}"
+    budget = re.search(r"\bmy (monthly |weekly )?budget\b|budget (is|of)|预算(是|为)?", t)
+    # in digits, or Chinese numerals ("我每个月的预算是三千", "预算两万五")
+    amount = find_amount(text) if budget else None
+    if budget and amount is None and re.search(r"[\u4e00-\u9fff]", text):
+        amount = first_number(text[budget.end() :])
+    if amount is not None:
+        return "fact", "budget", f"{amount:g}"
     if re.search(r"\b(i (use|spend|earn|get paid in|am paid in|think in)|my currency)\b|我(用|花|赚)", t):
         currencies = find_currencies(text)
         return ("preference", "currency", currencies[0]) if currencies else None
@@ -233,9 +240,21 @@ FIRST_PERSON = re.compile(r"\b(i|i'm|i've|my|me)\b|我", re.IGNORECASE)
 
 
 def statements(request: str) -> list[str]:
-    """A request cut into its clauses."""
-    clauses = re.split(r"[,;.!?，；。！？\n]+|\s+(?:and|but)\s+(?=(?:i|i'm|i've|my)\b)", request, flags=re.IGNORECASE)
-    return [p.strip() for p in clauses if p and p.strip()]
+    """A request cut into its clauses (a comma or point between digits is a number's: "$2,500", "5.5 km"); a clause
+    that takes back the one before it ("I live in Tokyo, just kidding", 开玩笑的) goes with it, so that the two are
+    read together."""
+    clauses = re.split(
+        r"[;!?，；。！？\n]+|(?<!\d)[,.]+|[,.]+(?!\d)|\s+(?:and|but)\s+(?=(?:i|i'm|i've|my)\b)",
+        request,
+        flags=re.IGNORECASE,
+    )
+    parts: list[str] = []
+    for part in (p.strip() for p in clauses if p and p.strip()):
+        if parts and says("retraction", part):
+            parts[-1] = f"{parts[-1]}, {part}"
+        else:
+            parts.append(part)
+    return parts
 
 
 def mine(request: str) -> list[str]:

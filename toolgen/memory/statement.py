@@ -12,7 +12,13 @@ This module reads *how* the clause holds it, with the words of toolgen/knowledge
 - a fact only placed in the past ("I lived in London in 2015", 小时候, 住过) says nothing about now;
 - a change names what it ends: "I moved from Beijing to Shanghai" holds Shanghai and ends Beijing;
 - a statement of several clauses holds the fact of its last clause that holds one now ("I lived in Beijing until
-  2020, now I live in Shanghai"; 我以前住在北京，现在住在上海), and ends what the others end.
+  2020, now I live in Shanghai"; 我以前住在北京，现在住在上海), and ends what the others end;
+- a dream, a game or a pretence ("I dreamt I lived in Paris", 梦见) holds nothing, nor does a statement one of
+  whose clauses takes it back ("I live in Tokyo, just kidding", 开玩笑的);
+- a request for a tool ("help me log my morning runs", 我想记录每天晨跑) is no statement: what it implies is not
+  learnt over what the person said (a run at 5:45 is not made "morning");
+- a stay, trip or visit ("I'm in Tokyo this week for a conference", 这周我在上海出差) is where the person is for a
+  while (``staying_in``), never the home.
 
 "since last month" / 从上个月开始 dates the start of what holds (``valid_from``), as Zep keeps ``valid_at``.
 """
@@ -25,12 +31,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from toolgen.knowledge import statements as words
-from toolgen.memory.extract import NONE, Fact, left_place, negative_fact
+from toolgen.memory.extract import MOVE_CUE, NONE, Fact, left_place, negative_fact
 from toolgen.memory.text import cut
 
 DAY = 86_400.0
+# (a comma between digits is a thousands separator: "$2,500" is one amount, not "$2" and "500")
 CLAUSES = re.compile(
-    r"[,;，；。！？!?\n]+|\s+(?:but|and|though|although|while|whereas)\s+|(?<=[a-z]) - ", re.IGNORECASE
+    r"[;，；。！？!?\n]+|(?<!\d),+|,+(?!\d)|\s+(?:but|and|though|although|while|whereas)\s+|(?<=[a-z]) - ",
+    re.IGNORECASE,
 )
 # A clause turned positive: what the fact rules read when the clause denies its fact.
 EN_NEGATORS = [
@@ -115,7 +123,7 @@ def _since(clause: str, now: float) -> float | None:
 
 def _clause(clause: str, read_fact: Callable[[str], Fact], now: float) -> Reading | None:
     """One clause's reading; None when it says nothing about the person now."""
-    if words.says("other_subject", clause):
+    if words.says("other_subject", clause) or words.says("unreal", clause) or words.says("tool_request", clause):
         return None
     if words.says("irrealis", clause) and not words.says("now", clause):
         return None
@@ -132,12 +140,16 @@ def _clause(clause: str, read_fact: Callable[[str], Fact], now: float) -> Readin
         return Reading(ends=((fact[1], fact[2]), *ends))
     if words.says("past_only", clause):
         return None
+    if fact[1] == "city" and words.says("stay", clause) and not MOVE_CUE.search(clause):
+        return Reading(("event", "staying_in", fact[2]), ends, _since(clause, now))  # not the home: for a while
     return Reading(fact, ends, _since(clause, now))
 
 
 def read(text: str, read_fact: Callable[[str], Fact], *, now: float = 0.0) -> Reading:
     """What ``text`` holds now; ``read_fact`` finds a clause's fact (the rules, or a model beside them)."""
     parts = clauses(text) or [text]
+    if any(words.says("retraction", c) for c in parts):  # "I live in Tokyo, just kidding": taken back, whole
+        return Reading(clauses=tuple(parts))
     readings = [r for r in (_clause(c, read_fact, now) for c in parts) if r is not None]
     held = [r for r in readings if r.fact[1] is not None]
     last = held[-1] if held else Reading()
