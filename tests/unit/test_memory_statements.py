@@ -145,6 +145,23 @@ def test_a_request_for_a_tool_is_learnt_as_no_fact_and_the_run_log_keeps_the_tim
         assert program.entities["run"].fields["start"].default == "05:45"
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    ["will I need an umbrella", "will it rain in my city", "这周会下雨吗", "air quality today", "uv index today"],
+)
+def test_a_lookup_reads_the_home_city(store, prompt):
+    """With "I live in Lisbon", every lookup (not only the named weather ranking) reads Lisbon, not five large
+    cities (issue 34)."""
+    from toolgen.planner import OfflinePlanner
+
+    home = store.learn("u", "I live in Lisbon")
+    intent = classify(prompt)
+    assert intent.shape == "lookup"
+    recalled = Recaller(store, MemoryConfig()).recall("u", prompt, intent)
+    assert [m.memory_id for m in recalled] == [home.memory_id]
+    assert OfflinePlanner().plan(prompt, intent, recalled).program.defaults["cities"] == ["Lisbon"]
+
+
 def test_since_dates_the_start_of_what_holds(store):
     memory = store.learn("u", "I've lived in Hangzhou since last year")
     assert (memory.key, memory.value) == ("city", "Hangzhou")
@@ -203,15 +220,53 @@ def test_rejections_stop_a_memory_shaping_tools_and_show_in_its_score(store):
 
 
 def test_an_old_unused_fact_decays_until_it_is_said_again(store, clock):
-    store.learn("u", "I live in Tokyo", source="a")
+    store.learn("u", "I run at 6:30", source="a")
     recaller = Recaller(store, MemoryConfig(), clock=clock)
-    prompt = "rank the hottest cities"
+    prompt = "log my runs"
     clock.now += 365 * DAY
     assert recaller.recall("u", prompt, classify(prompt)) == []  # a year unused: relevance alone is not enough
-    restated = store.learn("u", "I live in Tokyo", source="b")  # said again: a confirmation
+    restated = store.learn("u", "I run at 6:30", source="b")  # said again: a confirmation
     assert restated.confirmed_at == clock.now
     assert [h.event for h in store.history("u", restated.memory_id)] == ["created", "restated"]
-    assert [m.value for m in recaller.recall("u", prompt, classify(prompt))] == ["Tokyo"]
+    assert [m.value for m in recaller.recall("u", prompt, classify(prompt))] == ["06:30"]
+
+
+@pytest.mark.parametrize("days", [30, 75, 180, 400, 1000])
+def test_lasting_facts_hold_preferences_fade_and_stays_end_over_simulated_months(store, clock, days):
+    """Issue 34: a home city or a diet dropped out of recall after 70-75 days unused, a peanut allergy after 14-17;
+    one half-life served every kind of fact. Now home, diet, allergy and birthday do not fade with disuse; a stay is
+    over within weeks; a habit fades with the configured half-life (120 days)."""
+    store.learn("u", "I live in Lisbon")
+    store.learn("u", "我是素食者")
+    store.learn("u", "I'm allergic to peanuts")
+    store.learn("u", "I'm in Tokyo this week for a conference")
+    store.learn("u", "I run at 6:30")
+    recaller = Recaller(store, MemoryConfig(), clock=clock)
+    clock.now += days * DAY
+
+    def recalled(prompt: str) -> dict[str, str]:
+        return {str(m.key): str(m.value) for m in recaller.recall("u", prompt, classify(prompt)) if m.key}
+
+    assert recalled("rank the hottest cities this week") == {"city": "Lisbon"}
+    picker = recalled("pick a restaurant for dinner")
+    assert picker.get("diet") == "vegetarian" and picker.get("allergy") == "peanuts" and picker.get("city") == "Lisbon"
+    assert "staying_in" not in recalled("where am I staying this week, Tokyo?")
+    assert ("run_time" in recalled("log my runs")) == (days < 75)  # 0.55 + 0.45 * 0.5 * 0.5^(days / 120) >= 0.7
+
+
+@pytest.mark.parametrize(
+    ("said", "allergen"),
+    [
+        ("I'm allergic to peanuts", "peanuts"),
+        ("I am severely allergic to shellfish, so no prawns", "shellfish"),
+        ("I have a gluten allergy", "gluten"),
+        ("我对花生过敏", "花生"),
+        ("我对海鲜特别过敏", "海鲜"),
+    ],
+)
+def test_an_allergy_is_a_fact(said, allergen):
+    assert extract(said) == ("fact", "allergy", allergen)
+    assert not statement.read("my son is allergic to eggs", extract).says_something  # someone else's
 
 
 def test_restating_a_fact_found_invalid_makes_it_current_again(store):

@@ -188,10 +188,22 @@ def _sleep(t: str) -> Fact | None:
     return None
 
 
+# What the person is allergic to ("I'm allergic to peanuts", "I have a shellfish allergy", 我对花生过敏): lasting.
+ALLERGY = re.compile(
+    r"\b(?:i'?m|i am|i'?ve been|i have been)\s+(?:severely |very |badly |mildly |quite )?allergic to\s+"
+    r"([a-z][a-z -]{1,30}?)(?=\s*(?:[.,;!?]|$|\band\b|\bso\b|\bbut\b))"
+    r"|\bi have (?:an? |a severe |a bad |a mild )?([a-z][a-z -]{1,25}?) allergy\b"
+)
+ALLERGY_ZH = re.compile(r"我对([\u4e00-\u9fff]{1,8}?)(?:严重|有点|特别|非常|比较)?过敏")
+
+
 def _body(text: str, t: str) -> Fact | None:
     sleep = _sleep(t)
     if sleep is not None:
         return sleep
+    allergy = ALLERGY.search(t) or ALLERGY_ZH.search(text)
+    if allergy is not None:
+        return "fact", "allergy", next(g for g in allergy.groups() if g).strip()
     if re.search(
         r"caffeine[- ]sensitive|sensitive to caffeine|coffee keeps me (up|awake)|咖啡因.{0,2}敏感|喝咖啡.{0,3}睡不着", t
     ):

@@ -26,7 +26,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from toolgen.memory.scoring import DAY, MemoryConfig, evidence, reference, reward
+from toolgen.memory.scoring import DAY, MemoryConfig, evidence, half_life_days, reference, reward
 from toolgen.models import Intent, Memory, RecalledMemory, ScoreParts
 
 # Which structured facts each archetype reads; the theme shapes every page.
@@ -43,6 +43,18 @@ ARCHETYPE_KEYS: dict[str, frozenset[str]] = {
     "water_tracker": frozenset({"water_goal"}),
 }
 UNIVERSAL_KEYS = frozenset({"theme"})
+LOOKUP_KEYS = frozenset({"city"})  # a lookup of the knowledge base reads the person's city where the request names none
+
+
+def keys_read(intent: Intent) -> frozenset[str]:
+    """The structured facts a tool of ``intent`` reads: its named kind's, or a lookup's (any subject of that shape:
+    "will I need an umbrella", "这周会下雨吗", "air quality today" read the home city)."""
+    named = ARCHETYPE_KEYS.get(intent.archetype or "")
+    if named is not None:
+        return named
+    return LOOKUP_KEYS if intent.shape == "lookup" else frozenset()
+
+
 # What each named kind of tool is about, in words a memory may use without a rule for it ("I stopped drinking
 # coffee" bears on a caffeine tracker, 我对花生过敏 on a restaurant picker). A memory with one of its kind's words,
 # or of the words of a subject the request names (toolgen/knowledge), is on the request's topic.
@@ -100,6 +112,8 @@ class MemoryIndex:
         # the parts of each weight that do not depend on the time of the request
         self.rewards = np.array([reward(m, config) for m in self.memories], dtype=np.float64)
         self.reference = np.array([reference(m) for m in self.memories], dtype=np.float64)
+        # how fast each fades, by the kind of fact it holds (scoring.half_life_days): inf for a lasting one
+        self.half_life = np.array([half_life_days(m.key, config) * DAY for m in self.memories], dtype=np.float64)
         self.verified_at = np.array(
             [m.verified_at if m.verification == "verified" and m.verified_at else np.nan for m in self.memories],
             dtype=np.float64,
@@ -140,7 +154,7 @@ class MemoryIndex:
             ids = self.postings.get(word)
             if ids is not None:
                 relevance[ids] = np.maximum(relevance[ids], TOPIC_RELEVANCE)
-        for key in UNIVERSAL_KEYS | ARCHETYPE_KEYS.get(intent.archetype or "", frozenset()):
+        for key in UNIVERSAL_KEYS | keys_read(intent):
             ids = self.by_key.get(key)
             if ids is not None:
                 relevance[ids] = 1.0
@@ -186,7 +200,7 @@ class MemoryIndex:
         if positions.size == 0:
             return []
         rel = relevance[positions]
-        decay = np.exp(-math.log(2) / (config.half_life_days * DAY) * np.maximum(now - self.reference[positions], 0))
+        decay = np.exp(-math.log(2) / self.half_life[positions] * np.maximum(now - self.reference[positions], 0))
         since = np.maximum(now - self.verified_at[positions], 0)
         verification = np.where(
             np.isnan(since),

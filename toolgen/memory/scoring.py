@@ -3,15 +3,18 @@
     P = a * uses + b * turns + c * accepted suggestions            evidence for the memory
     N = d * rejected suggestions                                   evidence against it
     R = (1 + P) / (2 + P + N)                                      reward: the mean of Beta(1 + P, 1 + N)
-    w = R * exp(-ln 2 * age / half_life) + V                       weight; age since the last use or confirmation
+    w = R * exp(-ln 2 * age / half_life) + V                       weight; age since the last use or confirmation;
+                                                                   half_life by the kind of fact (LASTING_KEYS
+                                                                   never fade, EPISODE_KEYS within weeks)
     V = bonus * exp(-ln 2 * since_verified / verified_half_life)   0 when unverified; invalid is never recalled
     score = alpha * relevance + (1 - alpha) * min(w, 1)            recalled when score >= threshold
 
 A fresh memory starts from the prior R = 1/2, every rejection lowers it from the first (one: 1/3, ten: 1/12), and
 every memory ages, rewarded or not, from when it was last used by a tool or said again. With alpha 0.55 and
 threshold 0.7, a fresh memory that bears fully on a request is recalled (0.55 + 0.45 * 0.5 = 0.775), and so is
-one that bears on its topic (relevance 0.9: 0.72); relevance alone is never enough (0.55), so a fact left unused
-for about seven weeks (half-life 120 days), or rejected twice, stops shaping tools until it is used or said again.
+one that bears on its topic (relevance 0.9: 0.72); relevance alone is never enough (0.55), so a preference or habit
+left unused for about seven weeks (half-life 120 days), or rejected twice, stops shaping tools until it is used or
+said again; a lasting fact (home, diet, allergy, birthday) does not fade with disuse, and a stay is over in weeks.
 """
 
 from __future__ import annotations
@@ -97,13 +100,29 @@ def _halving(seconds: float, half_life_days: float) -> float:
     return math.exp(-math.log(2) * max(seconds, 0.0) / (half_life_days * DAY))
 
 
+# Decay by the kind of fact (issue 34): where a person lives, what they cannot or do not eat, when their birthday is
+# do not stop holding because no tool used them for a while; a stay somewhere is over within weeks; the rest (how
+# they like things, their habits, what they said without a fact) fades with the configured half-life.
+LASTING_KEYS = frozenset({"city", "diet", "allergy", "birthday", "caffeine_sensitive"})
+EPISODE_KEYS = frozenset({"staying_in"})
+EPISODE_HALF_LIFE_DAYS = 7.0  # a stay, a trip: a week after it is said it weighs half, a month after nothing
+
+
+def half_life_days(key: str | None, config: MemoryConfig) -> float:
+    """How fast a memory of ``key`` fades without use (math.inf: it does not)."""
+    if key in LASTING_KEYS:
+        return math.inf
+    return EPISODE_HALF_LIFE_DAYS if key in EPISODE_KEYS else config.half_life_days
+
+
 def weight(memory: Memory, config: MemoryConfig, now: float) -> Weight:
     """The memory's weight at ``now`` (seconds since the epoch)."""
     age = now - reference(memory)
     verification = 0.0
     if memory.verification == "verified" and memory.verified_at is not None:
         verification = config.verified_bonus * _halving(now - memory.verified_at, config.verified_half_life_days)
-    return Weight(reward=reward(memory, config), decay=_halving(age, config.half_life_days), verification=verification)
+    decay = _halving(age, half_life_days(memory.key, config))
+    return Weight(reward=reward(memory, config), decay=decay, verification=verification)
 
 
 def score(relevance: float, w: Weight, config: MemoryConfig) -> float:
