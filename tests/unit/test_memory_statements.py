@@ -99,6 +99,13 @@ def held(store: DynamoMemoryStore, user: str = "u") -> dict[str, str]:
         (["My budget is $2,500 a month"], {"budget": "2500"}, {}),
         (["我每个月的预算是三千"], {"budget": "3000"}, {}),
         (["我的预算是两千五"], {"budget": "2500"}, {}),
+        # a short correction corrects the fact just stated
+        (["I run at 6pm", "sorry, I meant 7pm"], {"run_time": "19:00"}, {"run_time": "18:00"}),
+        (["我住在上海", "不对，是北京"], {"city": "Beijing"}, {"city": "Shanghai"}),
+        (["I live in Beijing", "Not Beijing, Shanghai"], {"city": "Shanghai"}, {"city": "Beijing"}),
+        (["My budget is $2,000 a month", "sorry, I meant 2,500"], {"budget": "2500"}, {}),
+        (["I run at 6pm", "no, I don't like coffee"], {"run_time": "18:00"}, {}),  # no value of its key: no correction
+        (["我以前喜欢意大利菜，现在更喜欢日本料理"], {"cuisine": "japanese"}, {"cuisine": "italian"}),
     ],
 )
 def test_what_a_statement_holds_and_ends(store, said, holds, not_held):

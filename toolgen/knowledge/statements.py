@@ -7,8 +7,9 @@ starts now is a change, not a wish: "from now on"), ``negation`` (not, never, no
 "in 2015", "grew up", 小时候, 住过), ``since`` (when a state began: "since last month", 从上个月开始),
 ``unreal`` (a dream, a game, a pretence: "I dreamt I lived in Paris", 梦见), ``retraction`` (a clause that takes
 back what came before it: "just kidding", 开玩笑的), ``stay`` (a place for a while, not the home: "this week for a
-conference", 出差) and ``tool_request`` (a request for a tool, no statement: "help me log my morning runs",
-我想记录每天晨跑).
+conference", 出差), ``tool_request`` (a request for a tool, no statement: "help me log my morning runs",
+我想记录每天晨跑) and ``correction`` (the words before a value that corrects the fact just stated: "sorry, I meant",
+"Not Beijing,", 不对，是).
 toolgen/memory/statement.py reads a clause with them; they live here, below memory, so intent and the planner
 can read the same words.
 """
@@ -33,6 +34,7 @@ CATEGORIES = (
     "retraction",
     "stay",
     "tool_request",
+    "correction",
 )
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

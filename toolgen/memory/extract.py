@@ -119,7 +119,7 @@ def _food(text: str, t: str) -> Fact | None:
     # an adverb may stand between the person and the verb: "I really like", 我现在喜欢吃
     if re.search(
         r"\bi( (really|also|still|now|just|do|totally|absolutely|\w+ly))? (love|like|prefer|enjoy)\b"
-        r"|我.{0,4}(爱|喜欢)吃",
+        r"|我.{0,4}(爱|喜欢)吃|^(现在|如今|最近|这几年)?(更|最|还是|比较)?(爱|喜欢|偏爱)(吃)?",
         t,
     ):
         cuisines = find_cuisines(text)

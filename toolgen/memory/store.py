@@ -278,6 +278,10 @@ class DynamoMemoryStore:
             reading = statement.Reading(fact=fact)
         else:
             reading = statement.read(text, self.reader.read if fact is None else (lambda _clause: fact), now=now)
+        if fact is None and not literal and reading.fact[1] is None and not reading.ends:
+            corrected = self._corrected(user, text, now)
+            if corrected is not None:  # "sorry, I meant 7pm": the fact just stated, with the value said now
+                reading = statement.Reading(fact=corrected)
         kind, key, value = reading.fact
         pointer = self.table.get(user_pk(user), _pointer_sk(key, text))
         ended = self._held(user, reading, key)
@@ -306,6 +310,31 @@ class DynamoMemoryStore:
             self._count(user, -1)  # not kept after all: the count follows
             raise
         return memory
+
+    CORRECTS_WITHIN_S = 86_400.0  # a correction is of a fact stated this long ago at most
+    RECENT = 10  # memories a correction looks back over for the fact it corrects
+
+    def _corrected(self, user: str, text: str, now: float) -> Fact | None:
+        """The fact a short correction makes of the latest fact the person stated ("I run at 6pm", then "sorry, I
+        meant 7pm", "不对，是北京", "Not Beijing, Shanghai"): the value it names, read as that fact's key is read
+        (memory/ground.py), other than the value it had; None when the text corrects nothing that way."""
+        from toolgen.knowledge import statements as words
+        from toolgen.memory.ground import DERIVED
+
+        cue = words.find("correction", text)
+        if cue is None or len(text) > 120:
+            return None
+        said = text[cue.end() :]
+        recent, _ = self.table.query_page(user_pk(user), "MEM#", None, limit=self.RECENT, newest_first=True)
+        for item in recent:
+            latest = Memory.model_validate(_fields(item))
+            if latest.status != "active" or not latest.key:
+                continue
+            if now - latest.created_at > self.CORRECTS_WITHIN_S or latest.key not in DERIVED:
+                return None
+            values = [v for v in DERIVED[latest.key](said) if v != latest.value]
+            return (latest.kind, latest.key, values[0]) if values else None
+        return None
 
     def _count(self, user: str, change: int) -> None:
         """Count a memory in (refused past the cap) or out."""
