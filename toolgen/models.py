@@ -171,6 +171,11 @@ class Memory(BaseModel):
     turns: int = 0
     interventions_tried: int = 0
     interventions_succeeded: int = 0
+    rejected_for: list[str] = Field(
+        default_factory=list,
+        description="the tools whose suggestions from it were rejected: a rejection is of that suggestion on that "
+        "tool, and no longer lowers the memory for every other tool",
+    )
     verification: Literal["unverified", "verified", "invalid"] = "unverified"
     verified_at: float | None = None
     verification_source: str | None = None
@@ -374,6 +379,7 @@ class MemoryView(BaseModel):
     turns: int
     interventions_tried: int
     interventions_succeeded: int
+    rejected_for: list[str] = Field(default_factory=list, description="the tools its rejected suggestions were on")
     verification: str
     verified_at: float | None = None
     sources: list[str]

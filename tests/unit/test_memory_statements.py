@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from toolgen.intent import classify
-from toolgen.memory import evaluate, statement
+from toolgen.memory import evaluate, rewards, scoring, statement
 from toolgen.memory.extract import extract
 from toolgen.memory.recall import Recaller
 from toolgen.memory.scoring import DAY, MemoryConfig
@@ -224,6 +224,26 @@ def test_rejections_stop_a_memory_shaping_tools_and_show_in_its_score(store):
     assert once.parts.reward < first.parts.reward  # lowered from the first rejection
     store.credit("u", [city.memory_id], {"interventions_tried": 9}, reason="suggestion rejected")
     assert recaller.recall("u", prompt, classify(prompt)) == []
+
+
+def test_two_rejections_of_one_tool_leave_its_facts_to_every_other_tool(store):
+    """Issue 34: after a restaurant picker's suggestions were turned down twice, the weather ranking no longer read
+    the home city and a new picker had no diet. A rejection is of that suggestion on that tool."""
+    city = store.learn("u", "I live in Lisbon")
+    diet = store.learn("u", "I'm vegetarian")
+    for _ in range(2):
+        rewards.feedback(store, "u", [city.memory_id, diet.memory_id], "rejected", None, tool="t_picker")
+    recaller = Recaller(store, MemoryConfig())
+
+    def values(prompt: str) -> set[str]:
+        return {str(m.value) for m in recaller.recall("u", prompt, classify(prompt)) if m.key}
+
+    assert "Lisbon" in values("rank the hottest cities this week")
+    assert {"Lisbon", "vegetarian"} <= values("pick a restaurant for dinner")
+    kept = store.get("u", diet.memory_id)
+    assert (kept.interventions_tried, kept.rejected_for) == (2, ["t_picker"])  # counted, and where
+    assert scoring.reward(kept, MemoryConfig(), "t_picker") == pytest.approx(1 / 4)  # on that tool, as before
+    assert scoring.reward(kept, MemoryConfig()) == pytest.approx(1 / 2)
 
 
 def test_an_old_unused_fact_decays_until_it_is_said_again(store, clock):

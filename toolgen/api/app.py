@@ -515,7 +515,8 @@ def give_feedback(body: FeedbackRequest) -> dict[str, list[str]]:
     svc, user = services(), _user()
     record = svc.tools.get(user, body.tool_id)
     shaped = [m.memory_id for m in record.memories]
-    return {"credited": rewards.feedback(svc.memories, user, shaped, body.signal, body.memory_id)}
+    credited = rewards.feedback(svc.memories, user, shaped, body.signal, body.memory_id, tool=record.tool_id)
+    return {"credited": credited}
 
 
 @app.delete("/v1/users/me", responses={204: {"description": "Everything about you is gone"}, **ERRORS})

@@ -10,7 +10,8 @@ A pattern is kept as a memory (kind habit) keyed by tool and pattern, with its e
 started 06:00-08:00") and the tool as its source; the same pattern found again is a restatement, a changed one
 supersedes it (toolgen/memory/store.py). A suggestion (``SUGG#<id>``) names the memories behind it; its evidence's
 signature is claimed once per tool (``SUGGSIG#<tool_id>#<signature>``), so the same evidence is never suggested
-twice, and a suggestion whose memories were rejected until their reward fell below MIN_REWARD is not made at all.
+twice, and a suggestion whose memories were rejected on this tool until their reward there fell below MIN_REWARD is
+not made at all (the rejections count on this tool alone: memory/scoring.evidence).
 """
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ def _offer(
     behind: list[Memory],
 ) -> None:
     config = services.recaller.config
-    if any(reward(m, config) < MIN_REWARD for m in behind):
-        return  # these memories' suggestions keep being rejected: they stop coming
+    if any(reward(m, config, record.tool_id) < MIN_REWARD for m in behind):
+        return  # these memories' suggestions keep being rejected on this tool: they stop coming
     table = services.table
     try:  # the same evidence is suggested once, whatever became of it
         table.put({"pk": user_pk(user), "sk": f"SUGGSIG#{record.tool_id}#{draft.signature}"}, if_absent=True)
@@ -212,7 +213,9 @@ def credit(
     """Credit the person's answer to the memories behind the suggestion: tried, and succeeded when accepted."""
     counters = {"interventions_tried": 1, "interventions_succeeded": 1} if accepted else {"interventions_tried": 1}
     outcome = "accepted" if accepted else "rejected"
-    services.memories.credit(user, list(item.get("memories", [])), counters, reason=f"suggestion {outcome}")
+    # a rejection is of this suggestion on this tool, not of the facts behind it (memory/scoring.evidence)
+    scope = None if accepted else str(item["tool_id"])
+    services.memories.credit(user, list(item.get("memories", [])), counters, reason=f"suggestion {outcome}", tool=scope)
     if job_id:
         return services.table.update(user_pk(user), item["sk"], {"job_id": job_id})
     return item

@@ -110,6 +110,7 @@ class MemoryIndex:
         for word, ids in self.postings.items():
             self.total[ids] += self.idf[word]
         # the parts of each weight that do not depend on the time of the request
+        # a recall is for a new tool: rejections recorded with their tools do not count (scoring.evidence)
         self.rewards = np.array([reward(m, config) for m in self.memories], dtype=np.float64)
         self.reference = np.array([reference(m) for m in self.memories], dtype=np.float64)
         # how fast each fades, by the kind of fact it holds (scoring.half_life_days): inf for a lasting one
@@ -208,7 +209,8 @@ class MemoryIndex:
             config.verified_bonus
             * np.exp(-math.log(2) / (config.verified_half_life_days * DAY) * np.nan_to_num(since)),
         )
-        weight = self.rewards[positions] * decay + verification
+        rewards = self.rewards[positions]
+        weight = rewards * decay + verification
         score = np.round(alpha * rel + (1 - alpha) * np.minimum(weight, 1.0), 3)
         keep = np.nonzero(score >= config.threshold)[0] if not everything else np.arange(positions.size)
         if keep.size > config.top_k and not everything:  # only memories that can make the top k need a draw
@@ -221,7 +223,7 @@ class MemoryIndex:
             sample = rng.betavariate(1 + positive, 1 + negative)
             parts = ScoreParts(
                 relevance=round(float(rel[i]), 4),
-                reward=round(float(self.rewards[positions[i]]), 4),
+                reward=round(float(rewards[i]), 4),
                 decay=round(float(decay[i]), 4),
                 verification=round(float(verification[i]), 4),
                 sample=round(sample, 4),

@@ -62,13 +62,17 @@ def fold(table: ItemTable, store: MemoryStore, user: str) -> int:
     return credited
 
 
-def feedback(store: MemoryStore, user: str, memory_ids: list[str], signal: str, memory_id: str | None) -> list[str]:
-    """Credit a suggestion's outcome to the tool's memories (or the one named, which must be among them)."""
+def feedback(
+    store: MemoryStore, user: str, memory_ids: list[str], signal: str, memory_id: str | None, tool: str | None = None
+) -> list[str]:
+    """Credit a suggestion's outcome to the tool's memories (or the one named, which must be among them); a
+    rejection counts against them for that ``tool`` alone."""
     if memory_id is not None:
         if memory_id not in memory_ids:
             raise InvalidInputError(f"memory {memory_id} did not shape this tool")
         memory_ids = [memory_id]
-    store.credit(user, memory_ids, dict(SIGNALS[signal]), reason=f"suggestion {signal}")
+    scoped = tool if signal == "rejected" else None
+    store.credit(user, memory_ids, dict(SIGNALS[signal]), reason=f"suggestion {signal}", tool=scoped)
     return memory_ids
 
 

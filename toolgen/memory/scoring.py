@@ -1,7 +1,7 @@
 """How much a memory is worth: reward from use, decay with time, a bonus for recent verification.
 
     P = a * uses + b * turns + c * accepted suggestions            evidence for the memory
-    N = d * rejected suggestions                                   evidence against it
+    N = d * rejected suggestions                                   evidence against it (for the tool they were on)
     R = (1 + P) / (2 + P + N)                                      reward: the mean of Beta(1 + P, 1 + N)
     w = R * exp(-ln 2 * age / half_life) + V                       weight; age since the last use or confirmation;
                                                                    half_life by the kind of fact (LASTING_KEYS
@@ -78,16 +78,22 @@ class Weight:
         return self.reward * self.decay + self.verification
 
 
-def evidence(memory: Memory, config: MemoryConfig) -> tuple[float, float]:
-    """(for, against): uses, follow-ups and accepted suggestions; rejected suggestions."""
+def evidence(memory: Memory, config: MemoryConfig, tool: str | None = None) -> tuple[float, float]:
+    """(for, against): uses, follow-ups and accepted suggestions; rejected suggestions. A rejection recorded with its
+    tool (``rejected_for``) is of that suggestion on that tool: it counts against the memory only for that tool
+    (``tool``), never for a new one (two suggestions of a restaurant picker turned down said nothing about the home
+    city a weather ranking reads, nor the diet a new picker needs; the same suggestion is never made again on that
+    tool). Rejections recorded before their tools were count for every tool, as they did."""
     accepted = memory.interventions_succeeded
     rejected = max(memory.interventions_tried - accepted, 0)
+    if memory.rejected_for and tool not in memory.rejected_for:
+        rejected = 0
     return config.a * memory.uses + config.b * memory.turns + config.c * accepted, config.d * rejected
 
 
-def reward(memory: Memory, config: MemoryConfig) -> float:
+def reward(memory: Memory, config: MemoryConfig, tool: str | None = None) -> float:
     """The mean of Beta(1 + for, 1 + against): 1/2 for a fresh memory."""
-    positive, negative = evidence(memory, config)
+    positive, negative = evidence(memory, config, tool)
     return (1.0 + positive) / (2.0 + positive + negative)
 
 
@@ -115,14 +121,14 @@ def half_life_days(key: str | None, config: MemoryConfig) -> float:
     return EPISODE_HALF_LIFE_DAYS if key in EPISODE_KEYS else config.half_life_days
 
 
-def weight(memory: Memory, config: MemoryConfig, now: float) -> Weight:
+def weight(memory: Memory, config: MemoryConfig, now: float, tool: str | None = None) -> Weight:
     """The memory's weight at ``now`` (seconds since the epoch)."""
     age = now - reference(memory)
     verification = 0.0
     if memory.verification == "verified" and memory.verified_at is not None:
         verification = config.verified_bonus * _halving(now - memory.verified_at, config.verified_half_life_days)
     decay = _halving(age, half_life_days(memory.key, config))
-    return Weight(reward=reward(memory, config), decay=decay, verification=verification)
+    return Weight(reward=reward(memory, config, tool), decay=decay, verification=verification)
 
 
 def score(relevance: float, w: Weight, config: MemoryConfig) -> float:

@@ -69,7 +69,9 @@ class MemoryStore(Protocol):
         self, user: str, memory_ids: builtins.list[str], model: str | None
     ) -> tuple[builtins.list[Memory], dict[str, np.ndarray]]: ...
     def set_vectors(self, user: str, vectors: dict[str, np.ndarray], model: str) -> None: ...
-    def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None: ...
+    def credit(
+        self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str, tool: str | None = None
+    ) -> None: ...
     def mark_used(self, user: str, memory_ids: builtins.list[str], tool_id: str) -> None: ...
     def verify(self, user: str, memory_id: str, valid: bool, source: str | None) -> Memory: ...
     def forget_user(self, user: str) -> int: ...
@@ -248,7 +250,9 @@ class DynamoMemoryStore:
         return {
             "pk": user_pk(memory.user),
             "sk": f"MEM#{memory.memory_id}",
-            **memory.model_dump(),
+            # rejected_for is a set of strings, kept by credit's ADD alone (a list here would refuse it)
+            **memory.model_dump(exclude={"rejected_for"}),
+            **({"rejected_for": frozenset(memory.rejected_for)} if memory.rejected_for else {}),
             **self._embedding(memory.text),
         }
 
@@ -451,8 +455,11 @@ class DynamoMemoryStore:
         if deleted:  # a concurrent delete of the same memory counts it down once
             self._count(user, -1)
 
-    def credit(self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str) -> None:
-        """Add reward counters (uses, turns, interventions) to memories, each change in its history."""
+    def credit(
+        self, user: str, memory_ids: builtins.list[str], counters: dict[str, int], reason: str, tool: str | None = None
+    ) -> None:
+        """Add reward counters (uses, turns, interventions) to memories, each change in its history; ``tool``: the
+        tool a rejected suggestion was on, for which alone its rejection counts (scoring.evidence)."""
         unknown = set(counters) - set(COUNTERS)
         if unknown:
             raise InvalidInputError(f"unknown reward counters {sorted(unknown)}")
@@ -460,8 +467,9 @@ class DynamoMemoryStore:
         history = []
         for memory_id in memory_ids:
             try:  # atomic counters: concurrent credits add up
+                scoped: dict[str, int | float | frozenset[str]] = {"rejected_for": frozenset({tool})} if tool else {}
                 self.table.add(
-                    user_pk(user), f"MEM#{memory_id}", dict(counters), {"last_used_at": now}, must_exist=True
+                    user_pk(user), f"MEM#{memory_id}", {**counters, **scoped}, {"last_used_at": now}, must_exist=True
                 )
             except NotFoundError:  # deleted meanwhile: nothing to credit
                 continue
