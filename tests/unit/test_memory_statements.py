@@ -106,6 +106,8 @@ def held(store: DynamoMemoryStore, user: str = "u") -> dict[str, str]:
         (["My budget is $2,000 a month", "sorry, I meant 2,500"], {"budget": "2500"}, {}),
         (["I run at 6pm", "no, I don't like coffee"], {"run_time": "18:00"}, {}),  # no value of its key: no correction
         (["我以前喜欢意大利菜，现在更喜欢日本料理"], {"cuisine": "japanese"}, {"cuisine": "italian"}),
+        (["I try to drink 64 oz of water a day"], {"water_goal": "1893"}, {}),
+        (["no coffee after 2pm for me, I don't drink it later"], {"caffeine_cutoff": "14:00"}, {}),
     ],
 )
 def test_what_a_statement_holds_and_ends(store, said, holds, not_held):
@@ -167,6 +169,21 @@ def test_a_lookup_reads_the_home_city(store, prompt):
     recalled = Recaller(store, MemoryConfig()).recall("u", prompt, intent)
     assert [m.memory_id for m in recalled] == [home.memory_id]
     assert OfflinePlanner().plan(prompt, intent, recalled).program.defaults["cities"] == ["Lisbon"]
+
+
+def test_a_caffeine_cut_off_said_shapes_the_tracker(store):
+    """Issue 34: "我对咖啡因敏感，下午两点后不喝咖啡" kept no time, and the tracker's cut-off was 12:00."""
+    from toolgen.memory.extract import RuleReader
+    from toolgen.planner import OfflinePlanner
+
+    said = "我对咖啡因敏感，下午两点后不喝咖啡"
+    for text, fact in RuleReader().mine(said):
+        store.learn("u", text, fact=fact)
+    assert {"caffeine_sensitive": "true", "caffeine_cutoff": "14:00"}.items() <= held(store).items()
+    prompt = "记录每天喝了多少咖啡因"
+    intent = classify(prompt)
+    recalled = Recaller(store, MemoryConfig()).recall("u", prompt, intent)
+    assert OfflinePlanner().plan(prompt, intent, recalled).program.defaults["cutoff"] == "14:00"
 
 
 def test_since_dates_the_start_of_what_holds(store):

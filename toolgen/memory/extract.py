@@ -162,8 +162,39 @@ NEGATIVE_FACTS: tuple[tuple[re.Pattern[str], Fact], ...] = (
 )
 
 
+# A time after which the person has no caffeine ("no coffee after 2pm", 下午两点后不喝咖啡): a negation that is a fact.
+CUTOFF = re.compile(
+    r"\b(?:no|don'?t|do not|never|stop|avoid|cut off|won'?t)\b.{0,25}?\b(?:coffee|caffeine|espresso|tea|lattes?)\b"
+    r".{0,12}?\b(?:after|past|later than|from)\s+(?P<en>\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midday)"
+    r"|\b(?:coffee|caffeine)\b.{0,12}?\b(?:cut-?off|cutoff)\b.{0,8}?(?P<en2>\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon)"
+    r"|(?P<zh>(?:上午|中午|下午|晚上)?[\d零一二两三四五六七八九十]{1,3}[点:：][\d半]{0,2}分?)(?:钟)?(?:以后|之后|后|过后)"
+    r"(?:就)?(?:不|别|不再|不能)(?:再)?喝(?:咖啡|茶|奶茶|含咖啡因)",
+    re.IGNORECASE,
+)
+
+
+def caffeine_cutoff(text: str) -> str | None:
+    """The clock time after which the person drinks no caffeine, if the text says one."""
+    hit = CUTOFF.search(text)
+    if hit is None:
+        return None
+    said = next(g for g in (hit.group("en"), hit.group("en2"), hit.group("zh")) if g)
+    if said.lower() in ("noon", "midday"):
+        return "12:00"
+    bare = re.fullmatch(r"(\d{1,2})", said.strip())
+    if bare:  # "no coffee after 2": an afternoon, as a cut-off is
+        hour = int(bare.group(1))
+        return f"{hour + 12 if hour < 8 else hour:02d}:00"
+    if re.fullmatch(r"[零一二两三四五六七八九十\d]{1,3}[点:：][\d半]{0,2}分?", said) and not said.startswith(("上午",)):
+        said = "下午" + said if not re.match(r"(中午|下午|晚上)", said) else said  # 两点后不喝: 14:00
+    return find_time(said)
+
+
 def negative_fact(text: str) -> Fact | None:
     """The fact a negation states (never eating meat is being vegetarian), if it is one of those."""
+    cutoff = caffeine_cutoff(text)
+    if cutoff is not None:
+        return "habit", "caffeine_cutoff", cutoff
     for pattern, fact in NEGATIVE_FACTS:
         if pattern.search(text):
             return fact
@@ -221,6 +252,9 @@ def _body(text: str, t: str) -> Fact | None:
 def water_ml(text: str) -> str | None:
     """An amount of water the text names, in millilitres ("2 litres" is 2000, "8 glasses" 2000)."""
     goal = find_goal(text)
+    ounces = re.search(r"(\d+(?:\.\d+)?)\s*(?:fl\.?\s*)?(?:oz|ounces?)\b", text, re.IGNORECASE)
+    if (goal is None or goal[1] not in ("ml", "l", "glass")) and ounces:  # "64 oz": US fluid ounces
+        return f"{round(float(ounces.group(1)) * 29.5735):g}"
     if goal is None or goal[1] not in ("ml", "l", "glass"):
         return None
     return f"{goal[0] * {'ml': 1, 'l': 1000, 'glass': 250}[goal[1]]:g}"
@@ -249,6 +283,12 @@ def extract(text: str) -> Fact:
 
 
 FIRST_PERSON = re.compile(r"\b(i|i'm|i've|my|me)\b|我", re.IGNORECASE)
+# A clause that names someone (or something) else as who it is about, or asks for something: not the person going on.
+_NEW_SUBJECT = re.compile(
+    r"^\s*(?:you|he|she|they|we|it|this|that|there|the|a|an|please|can|could|make|give|help|rank|log|track|list|"
+    r"show|what|how|which|when|where|who)\b|^\s*(?:你|他|她|它|他们|我们|帮|给|请|做|弄|查|看|列|排|记录|有没有|哪|什么|怎么)",
+    re.IGNORECASE,
+)
 
 
 def statements(request: str) -> list[str]:
@@ -275,7 +315,13 @@ def mine(request: str) -> list[str]:
     """
     from toolgen.memory import statement
 
-    return [p for p in statements(request) if FIRST_PERSON.search(p) and statement.read(p, extract).says_something]
+    kept, speaking = [], False
+    for part in statements(request):
+        # a clause goes on with the person's own statement where it names no one ("我对咖啡因敏感，下午两点后不喝咖啡")
+        speaking = bool(FIRST_PERSON.search(part)) or (speaking and not _NEW_SUBJECT.search(part))
+        if speaking and statement.read(part, extract).says_something:
+            kept.append(part)
+    return kept
 
 
 def held_fact(text: str) -> Fact:

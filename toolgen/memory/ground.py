@@ -29,12 +29,13 @@ from toolgen.intent.slots import (
     find_time,
     time_of_day,
 )
-from toolgen.memory.extract import negative_fact, water_ml
+from toolgen.memory.extract import caffeine_cutoff, negative_fact, water_ml
 
 # What the rules read off a piece of text, per key: the values it names.
 DERIVED: dict[str, Callable[[str], list[str]]] = {
     "city": find_cities,
     "run_time": lambda t: [v for v in [find_time(t)] if v],
+    "caffeine_cutoff": lambda t: [v for v in [caffeine_cutoff(t) or find_time(t)] if v],
     "run_time_of_day": lambda t: [v for v in [time_of_day(t)] if v],
     "budget": lambda t: [f"{amount:g}" for amount in [find_amount(t)] if amount],
     "budget_period": lambda t: [v for v in [find_period(t)] if v],

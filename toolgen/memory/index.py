@@ -34,7 +34,7 @@ ARCHETYPE_KEYS: dict[str, frozenset[str]] = {
     "weather_ranking": frozenset({"city"}),
     "run_log": frozenset({"run_time", "run_time_of_day", "distance_unit"}),
     "unit_converter": frozenset({"distance_unit"}),
-    "caffeine_tracker": frozenset({"caffeine_sensitive"}),
+    "caffeine_tracker": frozenset({"caffeine_sensitive", "caffeine_cutoff"}),
     "budget_tracker": frozenset({"budget", "budget_period", "currency"}),
     "currency_converter": frozenset({"currency"}),
     "restaurant_picker": frozenset({"favorite_restaurant", "cuisine", "city", "diet"}),

@@ -150,7 +150,7 @@ def caffeine_tracker(intent: Intent, fact: Fact) -> dict[str, Any]:
     lang = intent.lang
     sensitive = fact("caffeine_sensitive") == "true"
     limit = number((intent.slots.get("limit") or {}).get("value"), 200.0 if sensitive else 400.0)
-    cutoff = intent.slots.get("cutoff") or ("12:00" if sensitive else "14:00")
+    cutoff = intent.slots.get("cutoff") or fact("caffeine_cutoff") or ("12:00" if sensitive else "14:00")
     return {
         "name": "caffeine_tracker",
         "title": text("caffeine.title", lang),
