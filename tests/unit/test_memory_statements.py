@@ -186,6 +186,28 @@ def test_a_caffeine_cut_off_said_shapes_the_tracker(store):
     assert OfflinePlanner().plan(prompt, intent, recalled).program.defaults["cutoff"] == "14:00"
 
 
+@pytest.mark.parametrize(
+    ("said", "prompt", "label"),
+    [
+        ("I'm allergic to peanuts", "help me pick a restaurant", "Safe for my peanuts allergy"),
+        ("我对花生过敏", "帮我选个餐厅", "花生过敏也安全"),
+    ],
+)
+def test_an_allergy_shapes_the_restaurant_picker(store, said, prompt, label):
+    """Issue 34: an allergy never shaped the restaurant picker. Each place now says whether it is safe for it, and a
+    pick can ask for safe places only."""
+    from toolgen.planner import OfflinePlanner
+
+    allergy = store.learn("u", said)
+    intent = classify(prompt)
+    recalled = Recaller(store, MemoryConfig()).recall("u", prompt, intent)
+    assert allergy.memory_id in [m.memory_id for m in recalled]
+    program = OfflinePlanner().plan(prompt, intent, recalled).program
+    assert program.entities["restaurant"].fields["allergy_safe"].label == label
+    assert "allergy_safe" in next(op for op in program.operations if op.id == "pickOne").filters
+    assert program.defaults["allergy"] == allergy.value
+
+
 def test_since_dates_the_start_of_what_holds(store):
     memory = store.learn("u", "I've lived in Hangzhou since last year")
     assert (memory.key, memory.value) == ("city", "Hangzhou")

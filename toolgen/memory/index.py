@@ -37,7 +37,7 @@ ARCHETYPE_KEYS: dict[str, frozenset[str]] = {
     "caffeine_tracker": frozenset({"caffeine_sensitive", "caffeine_cutoff"}),
     "budget_tracker": frozenset({"budget", "budget_period", "currency"}),
     "currency_converter": frozenset({"currency"}),
-    "restaurant_picker": frozenset({"favorite_restaurant", "cuisine", "city", "diet"}),
+    "restaurant_picker": frozenset({"favorite_restaurant", "cuisine", "city", "diet", "allergy"}),
     "bmi_calculator": frozenset({"distance_unit"}),
     "countdown": frozenset({"birthday"}),
     "water_tracker": frozenset({"water_goal"}),

@@ -208,6 +208,17 @@ def restaurant_picker(intent: Intent, fact: Fact) -> dict[str, Any]:
     if area and lang == "zh" and area in CITIES:  # the gazetteer's Chinese name
         area = CITIES[area][0]
     favorite = fact("favorite_restaurant")
+    allergy = fact("allergy")  # "I'm allergic to peanuts": each place says whether it is safe, and a pick can ask
+    safe = (
+        {
+            "allergy_safe": {
+                "type": "boolean",
+                "label": (f"{allergy}过敏也安全" if lang == "zh" else f"Safe for my {allergy} allergy")[:60],
+            }
+        }
+        if allergy
+        else {}
+    )
     description = text("restaurant.description", lang)
     if favorite:  # the tool suggests it; accepting or rejecting the suggestion rewards the memory
         description += text("restaurant.suggestion", lang).format(name=favorite)
@@ -226,6 +237,7 @@ def restaurant_picker(intent: Intent, fact: Fact) -> dict[str, Any]:
                     "area": field("string", "area", lang, max_length=60, **({"default": area} if area else {})),
                     "visited": field("boolean", "visited", lang, default=False),
                     "rating": field("integer", "rating", lang, minimum=1, maximum=5),
+                    **safe,
                 },
             }
         },
@@ -250,11 +262,15 @@ def restaurant_picker(intent: Intent, fact: Fact) -> dict[str, Any]:
                 "restaurant.pick",
                 lang,
                 entity="restaurant",
-                filters=["cuisine", "visited", "area"],
+                filters=["cuisine", "visited", "area", *safe],
                 metrics={"choice": "pick(name)", "options": "count()"},
             ),
         ],
-        "defaults": {"cuisines": cuisines, **({"suggestion": favorite} if favorite else {})},
+        "defaults": {
+            "cuisines": cuisines,
+            **({"suggestion": favorite} if favorite else {}),
+            **({"allergy": allergy} if allergy else {}),
+        },
     }
 
 
