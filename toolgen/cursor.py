@@ -36,7 +36,7 @@ def encode(key: dict[str, Any] | None) -> str | None:
 
 def decode(token: str, pk: str, prefix: str) -> dict[str, str]:
     """The key a token stands for, if it is one of partition ``pk`` under sort-key ``prefix``; else BadToken."""
-    if not token or len(token) > MAX_TOKEN or not _ALPHABET.match(token):  # (base64 decoding skips other characters)
+    if not token or len(token) > MAX_TOKEN or not _ALPHABET.fullmatch(token):  # (base64 decoding skips others)
         raise BadToken("not a page token")
     try:
         key = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))

@@ -123,8 +123,8 @@ def understand(
     """
     started = time.perf_counter()
     intent = classify_as(prompt, choice) if choice else classify(prompt)
-    if not services.planner.name.startswith("llm:"):  # places the offline planner cannot read: asked where
-        intent = unplaced(intent)
+    if not choice and not services.planner.name.startswith("llm:"):  # places the offline planner cannot read
+        intent = unplaced(intent, prompt)
     if intent.wary is not None and _model_reads(services):  # its words go to no model until the person says
         intent = intent.model_copy(
             update={"archetype": None, "confidence": 0.0, "candidates": [intent.archetype], "doubt": intent.wary}

@@ -94,6 +94,33 @@ def test_a_whole_record_that_is_no_write_refuses_to_start_even_last(tmp_path):
         assert (tmp_path / "journal").read_bytes() == odd
 
 
+@pytest.mark.parametrize("header", [b"toolgen-journam 2\n", b"toolgen-journal 3\n", b"\x00oolgen-journal 2\n"])
+def test_a_journal_whose_header_is_damaged_or_of_another_version_is_refused_unchanged(tmp_path, header):
+    """A changed header byte once made every record unreadable as the first format, and the whole journal was cut
+    as a torn tail (458 bytes to 18; 33 s at 100 MB)."""
+    data = bytes(_three(tmp_path))
+    odd = header + data[len(MAGIC) :]
+    (tmp_path / "journal").write_bytes(odd)
+    with pytest.raises(ConfigError, match="not a journal this toolgen can read"):
+        Journal(tmp_path)
+    assert (tmp_path / "journal").read_bytes() == odd
+
+
+def test_zeros_a_crash_left_after_the_last_record_are_a_torn_tail(tmp_path):
+    data = bytes(_three(tmp_path))
+    (tmp_path / "journal").write_bytes(data + b"\x00" * 64)  # the size grew, the bytes never reached the disk
+    journal = Journal(tmp_path)
+    assert journal.records == 3 and (tmp_path / "journal").read_bytes() == data
+    journal.close()
+
+
+def test_a_header_cut_short_as_the_journal_was_made_is_an_empty_journal(tmp_path):
+    (tmp_path / "journal").write_bytes(MAGIC[:7])
+    journal = Journal(tmp_path)
+    assert journal.records == 0 and (tmp_path / "journal").read_bytes() == MAGIC
+    journal.close()
+
+
 def test_salvage_keeps_the_records_before_the_damage_and_the_file_as_it_was(tmp_path):
     data = _three(tmp_path)
     data[_second(data) + HEADER.size] = ord("#")

@@ -398,6 +398,9 @@ def test_a_lookup_of_a_place_no_city_or_town_has_asks_where_it_is(services, emul
     assert "'Narnia'" in job.question and "Which town or city" in job.question
     assert job.candidates == [] and job.proposal is None
     assert len(emulator.client("lambda").list_functions()["Functions"]) == before
+    # a word of the language written as a place is no place to ask about ("at Noon", "in Summer", "at Home")
+    for words in ("UV index at Noon today", "Sunrise time in Summer", "Show tomorrow's weather at Home"):
+        assert run(services, words, user="ned").status == "succeeded", words
     known = run(services, "wave height and water temp at Biarritz next week", user="ned")
     assert known.status == "succeeded", known.error
     program = services.tools.get("ned", known.tool_id).program

@@ -107,6 +107,25 @@ def held(store: DynamoMemoryStore, user: str = "u") -> dict[str, str]:
         (["I run at 6pm", "no, I don't like coffee"], {"run_time": "18:00"}, {}),  # no value of its key: no correction
         (["我以前喜欢意大利菜，现在更喜欢日本料理"], {"cuisine": "japanese"}, {"cuisine": "italian"}),
         (["I try to drink 64 oz of water a day"], {"water_goal": "1893"}, {}),
+        # what a review found read wrongly: a request's words beside a statement, a joke that is not one, a home that
+        # is not a stay, a sentence that is no correction, a number that is no amount
+        (["Please note that I'm vegetarian"], {"diet": "vegetarian"}, {}),
+        (["I need to make sure I drink 2 litres of water a day"], {"water_goal": "2000"}, {}),
+        (["我住在北京帮我查一下天气"], {"city": "Beijing"}, {}),
+        (["I live in Berlin. Not really a morning person"], {"city": "Berlin"}, {}),
+        (["我住在天津，不是开玩笑"], {"city": "Tianjin"}, {}),
+        (["我是素食者，平时爱开玩笑"], {"diet": "vegetarian"}, {}),
+        (["I live in Leeds for work"], {"city": "Leeds"}, {}),
+        (["我住在南京这几天有点累"], {"city": "Nanjing"}, {}),
+        (["我在北京参加工作三年了"], {"city": "Beijing"}, {}),
+        (["I live in Lisbon", "Not sure it matters, but I love Porto"], {"city": "Lisbon"}, {}),
+        (["I live in Lisbon", "No, I mean the weather in Paris"], {"city": "Lisbon"}, {}),
+        (["我住在上海", "不对，我是说我下周去北京"], {"city": "Shanghai"}, {}),
+        (["我住在上海", "不是上海，是北京"], {"city": "Beijing"}, {}),
+        (["我的预算是一个月三千"], {"budget": "3000"}, {}),
+        (["我的预算是三到五千"], {}, {"budget": "3"}),
+        (["我住在成都，爱人喜欢川菜"], {"city": "Chengdu"}, {"cuisine": "sichuan"}),
+        (["I have a severe nut allergy"], {"allergy": "nut"}, {}),
         (["no coffee after 2pm for me, I don't drink it later"], {"caffeine_cutoff": "14:00"}, {}),
     ],
 )
@@ -169,6 +188,10 @@ def test_a_lookup_reads_the_home_city(store, prompt):
     recalled = Recaller(store, MemoryConfig()).recall("u", prompt, intent)
     assert [m.memory_id for m in recalled] == [home.memory_id]
     assert OfflinePlanner().plan(prompt, intent, recalled).program.defaults["cities"] == ["Lisbon"]
+    # a place named is the place read, the home not added to it
+    named = prompt + " in Madrid" if intent.lang == "en" else "马德里" + prompt
+    recalled = Recaller(store, MemoryConfig()).recall("u", named, classify(named))
+    assert OfflinePlanner().plan(named, classify(named), recalled).program.defaults["cities"] == ["Madrid"]
 
 
 def test_a_caffeine_cut_off_said_shapes_the_tracker(store):

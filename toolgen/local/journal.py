@@ -142,23 +142,25 @@ NOT_WHOLE, NOT_A_WRITE = -1, -2
 def _whole_at(data: bytes, start: int, v1: bool) -> int:
     """The end of the whole record at ``start`` (its header's offset); NOT_WHOLE where its bytes are cut short or
     are not those written (a torn append, or damage), NOT_A_WRITE where they are whole (by its checksum) but no
-    write (never from a torn append)."""
+    write (never from a torn append; an empty record is never written, and a crash can leave zeros: not whole)."""
     header = V1_HEADER if v1 else HEADER
     if start < 0 or start + header.size > len(data):
         return NOT_WHOLE
     size = header.unpack_from(data, start)[0]
     end = start + header.size + size
-    if end > len(data):
+    if size == 0 or end > len(data):
         return NOT_WHOLE
-    payload = data[start + header.size : end]
+    if v1 and end < len(data) and not data.startswith(RECORD_START, end + V1_HEADER.size):
+        return NOT_WHOLE  # (the first format has no checksum: a record is followed by another's start, or the end)
+    payload = memoryview(data)[start + header.size : end]
     if v1:
         try:
-            json.loads(payload)
+            json.loads(bytes(payload))
         except ValueError:
             return NOT_WHOLE
     elif zlib.crc32(payload) != HEADER.unpack_from(data, start)[1]:
         return NOT_WHOLE
-    return end if _is_record(payload) else NOT_A_WRITE
+    return end if _is_record(bytes(payload)) else NOT_A_WRITE
 
 
 def _whole_after(data: bytes, start: int, v1: bool) -> bool:
@@ -191,8 +193,8 @@ class Journal:
             ) from e
         try:
             self.records = self._valid_prefix(salvage)
-        except ConfigError:
-            self._lock_file.close()  # refused: the directory is free for whoever moves the journal aside
+        except (ConfigError, OSError):
+            self._lock_file.close()  # refused (or the disk failed): the directory is free for whoever moves it aside
             raise
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         if os.fstat(self._fd).st_size == 0:
@@ -211,7 +213,17 @@ class Journal:
         if not self.path.exists():
             return 0
         data = self.path.read_bytes()
+        if data and not data.startswith(MAGIC) and MAGIC.startswith(data):
+            data = b""  # a header cut short by a crash as the journal was made: no write was ever in it
+            self._truncate(0)
         v1 = bool(data) and not data.startswith(MAGIC)
+        if v1 and _whole_at(data, 0, True) < 0 and data.strip(b"\0"):
+            # neither this format (its header is not there) nor the first (no whole record at its start): a damaged
+            # header, or a file of another kind; nothing is read as a torn tail of it
+            raise ConfigError(
+                f"{self.path} is not a journal this toolgen can read (its first bytes are damaged, or of another "
+                "version): nothing was changed. Move it aside to start afresh (or use --ephemeral)"
+            )
         header = V1_HEADER if v1 else HEADER
         good = 0 if v1 else len(MAGIC) if data else 0
         ends: list[int] = []
@@ -219,8 +231,10 @@ class Journal:
         while good < len(data):
             end = _whole_at(data, good, v1)
             if end < 0:
-                # not a torn tail: a whole record that is no write, or acknowledged writes after it
-                if end == NOT_A_WRITE or _whole_after(data, good, v1):
+                # not a torn tail: a whole record that is no write, or acknowledged writes after it (zeros a crash
+                # left are a torn tail)
+                zeros = not data[good:].strip(b"\0")
+                if not zeros and (end == NOT_A_WRITE or _whole_after(data, good, v1)):
                     if not salvage:
                         raise ConfigError(
                             f"{self.path} is damaged at record {len(ends) + 1} (byte {good}; not a write cut "
@@ -228,7 +242,7 @@ class Journal:
                             f"`toolgen serve --salvage` keeps the {len(ends)} records before it (the file as it "
                             "is set aside), or move it aside to start afresh (or use --ephemeral)"
                         )
-                    aside = self.path.with_name(f"journal.damaged-{int(time.time())}")
+                    aside = self.path.with_name(f"journal.damaged-{time.time_ns()}")
                     shutil.copyfile(self.path, aside)  # a copy, on disk before the journal is cut
                     os.chmod(aside, 0o600)
                     with aside.open("rb+") as kept:
@@ -247,12 +261,15 @@ class Journal:
         if good < len(data):
             if not damaged:
                 logger.warning("journal: dropping a torn last record (%d bytes)", len(data) - good)
-            with self.path.open("r+b") as f:
-                f.truncate(good)
-                os.fsync(f.fileno())
+            self._truncate(good)
         if v1:
             self._rewrite(data, ends, header)
         return len(ends)
+
+    def _truncate(self, size: int) -> None:
+        with self.path.open("r+b") as f:
+            f.truncate(size)
+            os.fsync(f.fileno())
 
     def _rewrite(self, data: bytes, ends: list[int], header: struct.Struct) -> None:
         """The first format's records in this one (a header, a checksum each), replacing the file at once."""

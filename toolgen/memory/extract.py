@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal, Protocol
 
-from toolgen.intent.numerals import first_number
+from toolgen.intent.numerals import NUMERAL, first_number
 from toolgen.intent.slots import (
     find_amount,
     find_cuisines,
@@ -93,12 +93,28 @@ def left_place(text: str) -> str | None:
     return places[0].name if places else None
 
 
+# What follows a number that is no amount of money: a period or count ("一个月", "一周", "三个人"), a rank ("第一"),
+# or the low end of a range ("三到五千": which is the budget is not said)
+_NOT_MONEY = re.compile(r"^(?:个?月|个?星期|周|天|日|年|个人|位|人|次|到|至|~|～|-)")
+
+
+def _zh_amount(text: str) -> float | None:
+    """The amount of money a Chinese phrase names ("三千", "一个月三千" is 3000, "两千五"); None for a range or none."""
+    for m in NUMERAL.finditer(text):
+        if text[m.start() - 1 : m.start()] == "第" or _NOT_MONEY.match(text[m.end() :]):
+            if _NOT_MONEY.match(text[m.end() :]) and text[m.end() : m.end() + 1] in "到至~～-":
+                return None
+            continue
+        return first_number(m.group(0))
+    return None
+
+
 def _money(text: str, t: str) -> Fact | None:
     budget = re.search(r"\bmy (monthly |weekly )?budget\b|budget (is|of)|预算(是|为)?", t)
     # in digits, or Chinese numerals ("我每个月的预算是三千", "预算两万五")
     amount = find_amount(text) if budget else None
     if budget and amount is None and re.search(r"[\u4e00-\u9fff]", text):
-        amount = first_number(text[budget.end() :])
+        amount = _zh_amount(text[budget.end() :])
     if amount is not None:
         return "fact", "budget", f"{amount:g}"
     if re.search(r"\b(i (use|spend|earn|get paid in|am paid in|think in)|my currency)\b|我(用|花|赚)", t):
@@ -119,7 +135,7 @@ def _food(text: str, t: str) -> Fact | None:
     # an adverb may stand between the person and the verb: "I really like", 我现在喜欢吃
     if re.search(
         r"\bi( (really|also|still|now|just|do|totally|absolutely|\w+ly))? (love|like|prefer|enjoy)\b"
-        r"|我.{0,4}(爱|喜欢)吃|^(现在|如今|最近|这几年)?(更|最|还是|比较)?(爱|喜欢|偏爱)(吃)?",
+        r"|我.{0,4}(爱|喜欢)吃|^(现在|如今|最近|这几年)?(更|最|还是|比较)?(爱(?!人)|喜欢|偏爱)(吃)?",
         t,
     ):
         cuisines = find_cuisines(text)
@@ -223,7 +239,7 @@ def _sleep(t: str) -> Fact | None:
 ALLERGY = re.compile(
     r"\b(?:i'?m|i am|i'?ve been|i have been)\s+(?:severely |very |badly |mildly |quite )?allergic to\s+"
     r"([a-z][a-z -]{1,30}?)(?=\s*(?:[.,;!?]|$|\band\b|\bso\b|\bbut\b))"
-    r"|\bi have (?:an? |a severe |a bad |a mild )?([a-z][a-z -]{1,25}?) allergy\b"
+    r"|\bi have (?:an? (?:severe |bad |mild |serious |slight )?)?([a-z][a-z -]{1,25}?) allergy\b"
 )
 ALLERGY_ZH = re.compile(r"我对([\u4e00-\u9fff]{1,8}?)(?:严重|有点|特别|非常|比较)?过敏")
 
@@ -286,7 +302,8 @@ FIRST_PERSON = re.compile(r"\b(i|i'm|i've|my|me)\b|我", re.IGNORECASE)
 # A clause that names someone (or something) else as who it is about, or asks for something: not the person going on.
 _NEW_SUBJECT = re.compile(
     r"^\s*(?:you|he|she|they|we|it|this|that|there|the|a|an|please|can|could|make|give|help|rank|log|track|list|"
-    r"show|what|how|which|when|where|who)\b|^\s*(?:你|他|她|它|他们|我们|帮|给|请|做|弄|查|看|列|排|记录|有没有|哪|什么|怎么)",
+    r"show|what|how|which|when|where|who)\b|^\s*(?:你|他|她|它|他们|我们|帮|给|请|做|弄|查|看|列|排|记录|有没有|哪|什么|怎么|"
+    r"爱人|老婆|老公|对象|孩子|儿子|女儿|妈妈|爸爸|父母|爸妈)",
     re.IGNORECASE,
 )
 

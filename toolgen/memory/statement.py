@@ -37,7 +37,7 @@ from toolgen.memory.text import cut
 DAY = 86_400.0
 # (a comma between digits is a thousands separator: "$2,500" is one amount, not "$2" and "500")
 CLAUSES = re.compile(
-    r"[;，；。！？!?\n]+|(?<!\d),+|,+(?!\d)|\s+(?:but|and|though|although|while|whereas)\s+|(?<=[a-z]) - ",
+    r"[;，；。！？!?\n]+|(?<!\d),+|,+(?!\d)|\.\s+|\s+(?:but|and|though|although|while|whereas)\s+|(?<=[a-z]) - ",
     re.IGNORECASE,
 )
 # A clause turned positive: what the fact rules read when the clause denies its fact.

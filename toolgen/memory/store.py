@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import builtins
 import logging
+import re
 import time
 from typing import Any, Protocol
 
@@ -320,15 +321,26 @@ class DynamoMemoryStore:
 
     def _corrected(self, user: str, text: str, now: float) -> Fact | None:
         """The fact a short correction makes of the latest fact the person stated ("I run at 6pm", then "sorry, I
-        meant 7pm", "不对，是北京", "Not Beijing, Shanghai"): the value it names, read as that fact's key is read
-        (memory/ground.py), other than the value it had; None when the text corrects nothing that way."""
+        meant 7pm", "不对，是北京", "Not Beijing, Shanghai", "不是上海，是北京"): the value it names, read as that
+        fact's key is read (memory/ground.py), other than the value it had. Only a correction of a few words, that
+        says no wish, plan or someone else's fact: "No, I mean the weather in Paris" corrects nothing, and "Not sure
+        it matters, but I love Porto" is no correction."""
         from toolgen.knowledge import statements as words
         from toolgen.memory.ground import DERIVED
 
-        cue = words.find("correction", text)
-        if cue is None or len(text) > 120:
+        if len(text) > 80 or any(words.says(c, text) for c in ("irrealis", "other_subject", "stay", "unreal")):
             return None
-        said = text[cue.end() :]
+        denied = re.match(r"^\s*(?:not|不是)\s*([^,，]{1,40}?)\s*[,，]\s*(?:it'?s\s+|but\s+|是|而是)?(.+)$", text, re.I)
+        cue = None if denied else words.find("correction", text)
+        if denied is None and (cue is None or cue.end() == 0):
+            return None
+        said = denied.group(2) if denied else text[cue.end() :] if cue else ""
+        # its first clause, the value ("2,500" one number: a comma or point between digits is the number's)
+        said = re.split(r"\s[—–-]\s|[—–;；。!！，]|(?<!\d)[,.]|[,.](?!\d)", said.strip(), maxsplit=1)[0]
+        said = re.sub(r"^(?:it'?s|it is|是)\s*", "", said.strip(), flags=re.I).strip()
+        short = len(re.findall(r"[A-Za-z0-9$,.:]+", said)) <= 3 and len(re.findall(r"[\u4e00-\u9fff]", said)) <= 6
+        if not said or not short:
+            return None
         recent, _ = self.table.query_page(user_pk(user), "MEM#", None, limit=self.RECENT, newest_first=True)
         for item in recent:
             latest = Memory.model_validate(_fields(item))
@@ -336,7 +348,10 @@ class DynamoMemoryStore:
                 continue
             if now - latest.created_at > self.CORRECTS_WITHIN_S or latest.key not in DERIVED:
                 return None
-            values = [v for v in DERIVED[latest.key](said) if v != latest.value]
+            read = DERIVED[latest.key]
+            if denied and latest.value not in read(denied.group(1)):
+                return None  # "Not X, Y" corrects the fact only when X is what it held
+            values = [v for v in read(said) if v != latest.value]
             return (latest.kind, latest.key, values[0]) if values else None
         return None
 

@@ -133,7 +133,7 @@ def _plan(text: str, intent: Intent) -> list[ToolProgram]:
 
 def judge(row: dict[str, Any]) -> Outcome:
     """How one request of the breadth set ends."""
-    intent = unplaced(classify(row["text"]))  # as the pipeline reads it for the offline planner
+    intent = unplaced(classify(row["text"]), row["text"])  # as the pipeline reads it for the offline planner
     named = row.get("named") is not None
     outcome = Outcome(id=row["id"], text=row["text"], result="wrong", named=named, got=intent.archetype)
     # a doubt ends refused too, the tool the rules read offered to a person who meant it (planner/proposal.py)
@@ -164,7 +164,7 @@ def describe(text: str) -> str:
     """What the offline path makes of a request, as a person would see it: the tool's rows and fields (for a Chinese
     request in Chinese and again with English labels), its figures, a calculator's inputs and formulas, a lookup's
     figures; or that it refused or asked back. A blind reader judges these (docs/knowledge.md, "A blind reader")."""
-    intent = unplaced(classify(text))
+    intent = unplaced(classify(text), text)
     if intent.archetype is None:
         if intent.unresolved:
             return f"ASKED BACK: no tool was made; the person is asked where {', '.join(intent.unresolved)} is"

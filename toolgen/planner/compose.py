@@ -1360,7 +1360,10 @@ def _lookup(subject: Subject | None, intent: Intent, fact: Fact, c: Composition)
     assert subject.lookup is not None
     lang, look, labels = intent.lang, _forecast_of(subject.lookup, intent), _Labels(intent.lang)
     home = fact("city")
-    places = _places([*(intent.slots.get("cities") or []), *([home] if home else [])]) or _places(list(DEFAULT_CITIES))
+    # the places named; else the person's city; else five large cities (the home is not added to places named)
+    places = (
+        _places(intent.slots.get("cities") or []) or _places([home] if home else []) or _places(list(DEFAULT_CITIES))
+    )
     shown = [p.zh or p.name for p in places] if lang == "zh" else [p.name for p in places]
     values = dict(look.values)
     elsewhere: dict[tuple[str, str], dict[str, LookupValue]] = {}  # named figures another API gives, by API
