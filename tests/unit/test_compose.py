@@ -575,3 +575,25 @@ def test_listed_tasks_are_a_schedules_starting_rows_when_a_row_of_them_is_one_th
     program = OfflinePlanner().plan(prompt, classify(prompt), []).program
     assert sum(len(rows) for rows in program.seed.values()) == seeded
     trial(program)  # stored as the pipeline stores them, the figures over them computed
+
+
+@pytest.mark.parametrize(
+    ("text", "total", "parts"),
+    [
+        ("房租按面积分，主卧20平，次卧15平和12平", 6000, [20, 15, 12]),  # the README's example: no total said
+        ("房租6000按面积分，主卧20平，次卧15平和12平", 6000, [20, 15, 12]),
+        ("split the 2400 rent by room size: 14, 11 and 9 square metres", 2400, [14, 11, 9]),
+        ("split rent 1800 by room size 12m2, 10m2 and 8m2", 1800, [12, 10, 8]),
+    ],
+)
+def test_a_split_in_proportion_reads_the_parts_said_in_one_unit_as_its_parts(text, total, parts):
+    """The README's "房租按面积分，主卧20平，次卧15平和12平" took 20 m² for the rent to split and 15 and 12 for two
+    of three shares: the parts said in one unit are the parts, never the total."""
+    from toolgen.intent import classify
+    from toolgen.planner import OfflinePlanner
+
+    intent = classify(text)
+    assert intent.archetype == "split_by_shares"
+    (op,) = OfflinePlanner().plan(text, intent, []).program.operations
+    assert op.inputs["total"].default == total
+    assert [op.inputs[f"share_{x}"].default for x in "abc"] == parts

@@ -70,7 +70,11 @@ class FieldDef(Strict):
     words: list[str] = Field(
         default_factory=list, max_length=20, description="words that ask for it in a request: 'price', '价格'"
     )
-    slot: str | None = Field(default=None, description="calculator input: the request's quantity that fills it")
+    slot: str | None = Field(
+        default=None,
+        description="calculator input: the request's quantity that fills it ('share': one of several quantities "
+        "said in one unit, in turn, as a split's parts are: '主卧20平，次卧15平和12平')",
+    )
     same_as: list[str] = Field(
         default_factory=list,
         max_length=10,

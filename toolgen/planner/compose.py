@@ -1201,6 +1201,8 @@ def _calculator(subject: Subject | None, intent: Intent, fact: Fact, c: Composit
     inputs: dict[str, Any] = {}
     taken: set[str] = set()
     slots, measured = _by_unit(library().inputs_of(subject), intent.slots)
+    if any(f.slot == "share" for f in library().inputs_of(subject)):
+        slots = _shares(slots)
     for f in library().inputs_of(subject):
         value = measured[f.name] if f.name in measured else _slot_value(f.slot, slots, taken)
         if not _in_range(value, f):  # a number the request gives that this input cannot take: keep the default
@@ -1273,14 +1275,33 @@ def _in_range(value: Any, f: FieldDef) -> bool:
     return (f.min is None or value >= f.min) and (f.max is None or value <= f.max)
 
 
+def _shares(slots: dict[str, Any]) -> dict[str, Any]:
+    """A split's parts, where the request says them in one unit ("主卧20平，次卧15平和12平": 20, 15 and 12 m², the
+    parts, never the total): taken out of the amounts the other inputs take, and given to its 'share' inputs."""
+    by_unit: dict[str, list[float]] = {}
+    for q in slots.get("measures") or []:
+        by_unit.setdefault(str(q["unit"]), []).append(q["value"])
+    parts = max(by_unit.values(), key=len, default=[])
+    if len(parts) < 2:  # no parts said in a unit: the amounts fill the inputs in turn, as for any calculator
+        return {**slots, "shares": None}
+    amounts = list(slots.get("amounts") or [])
+    for value in parts:
+        if value in amounts:
+            amounts.remove(value)
+    return {**slots, "amounts": amounts, "shares": parts}
+
+
 def _slot_value(slot: str | None, slots: dict[str, Any], taken: set[str]) -> Any:
     """The request's quantity of kind ``slot`` (each used once: a second 'amount' input takes the next amount)."""
     if not slot:
         return None
-    if slot == "amount":
-        values = [v for v in slots.get("amounts", []) if v is not None]
-        index = sum(1 for t in taken if t.startswith("amount"))
-        taken.add(f"amount{index}")
+    if slot == "share" and slots.get("shares") is None:  # no parts said in one unit: an amount, in turn
+        slot = "amount"
+    if slot in ("amount", "share"):
+        key = "amounts" if slot == "amount" else "shares"
+        values = [v for v in slots.get(key) or [] if v is not None]
+        index = sum(1 for t in taken if t.startswith(slot))
+        taken.add(f"{slot}{index}")
         return values[index] if index < len(values) else None
     if slot in taken:
         return None
