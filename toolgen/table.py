@@ -170,7 +170,7 @@ def decode(attribute: dict[str, Any]) -> Any:
     if kind == "B":
         return _binary(value)
     if kind == "SS":
-        return list(value)
+        return sorted(value)  # a set has no order: sorted, as MemoryTable keeps it, whatever order DynamoDB sends
     if kind == "NS":
         return [_number(v) for v in value]
     if kind == "BS":

@@ -93,6 +93,7 @@ def held(store: DynamoMemoryStore, user: str = "u") -> dict[str, str]:
         (["我住在成都", "这周我在上海出差"], {"city": "Chengdu", "staying_in": "Shanghai"}, {}),
         (["I live in Chengdu", "I dreamt I lived in Paris"], {"city": "Chengdu"}, {"city": "Paris"}),
         (["我住在成都", "昨晚梦见我住在巴黎"], {"city": "Chengdu"}, {"city": "Paris"}),
+        (["I live in Chengdu", "I play a game where I live in Paris"], {"city": "Chengdu"}, {"city": "Paris"}),
         (["I live in Chengdu", "I live in Tokyo, just kidding"], {"city": "Chengdu"}, {"city": "Tokyo"}),
         (["我住在成都", "我住在东京，开玩笑的"], {"city": "Chengdu"}, {"city": "Tokyo"}),
         (["I live in Chengdu", "I moved to Tokyo this week"], {"city": "Tokyo"}, {}),  # a move, however recent
