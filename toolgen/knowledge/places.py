@@ -268,6 +268,7 @@ def find_places(text: str) -> list[Place]:
     index = _index()
     english = _english(text, index)
     found = [(s.start, p) for s, p in english] + [(a, p) for a, _, p in _chinese(text, index)]
+    # towns have English names only: the Chinese text is not read again for them
     found += [(start, place) for start, name in _unplaced(text, index, english) if (place := town(name))]
     places: dict[int, Place] = {}
     for _, place in sorted(found, key=lambda f: f[0]):
@@ -349,8 +350,14 @@ def _chinese_unknown(text: str, found: list[tuple[int, int, Place]]) -> list[str
     return unknown
 
 
-def _unplaced(text: str, index: _Index, found: list[tuple[_Span, Place]]) -> list[tuple[int, str]]:
-    """(where, name) of each name written as a place ("in X", "X, Y and Z", "X和Y") that no city has."""
+def _unplaced(
+    text: str,
+    index: _Index,
+    found: list[tuple[_Span, Place]],
+    chinese: list[tuple[int, int, Place]] | None = None,
+) -> list[tuple[int, str]]:
+    """(where, name) of each name written as a place ("in X", "X, Y and Z") that no city has; with the Chinese
+    places found (``chinese``), the Chinese names beside them too ("X和Y")."""
     runs = _english_runs(text, [(s.start, s.end) for s, _ in found])
     items = sorted([(a, b, False) for a, b in runs] + [(s.start, s.end, True) for s, _ in found])
     unknown: dict[str, int] = {}
@@ -362,7 +369,7 @@ def _unplaced(text: str, index: _Index, found: list[tuple[_Span, Place]]) -> lis
         )
         if beside or _after_preposition(text, start):
             unknown.setdefault(text[start:end], start)
-    for name in _chinese_unknown(text, _chinese(text, index)):
+    for name in _chinese_unknown(text, chinese) if chinese is not None else ():
         unknown.setdefault(name, text.find(name))
     return [(start, name) for name, start in unknown.items()]
 
@@ -372,4 +379,5 @@ def place_like(text: str) -> list[str]:
     """Capitalised names in a place context ("in X", "X, Y and Z", "X和Y") that name no place known here (no
     city, and no town: those are found_places')."""
     index = _index()
-    return [name for _, name in _unplaced(text, index, _english(text, index)) if town(name) is None]
+    unknown = _unplaced(text, index, _english(text, index), _chinese(text, index))
+    return [name for _, name in unknown if town(name) is None]
