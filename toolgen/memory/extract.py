@@ -93,19 +93,20 @@ def left_place(text: str) -> str | None:
     return places[0].name if places else None
 
 
-# What follows a number that is no amount of money: a period or count ("一个月", "一周", "三个人"), a rank ("第一"),
-# or the low end of a range ("三到五千": which is the budget is not said)
-_NOT_MONEY = re.compile(r"^(?:个?月|个?星期|周|天|日|年|个人|位|人|次|到|至|~|～|-)")
+# What follows a number that is no amount of money: a period or count ("一个月", "一周", "三个人"); a rank ("第一") is
+# none either, and a range ("三到五千") says no one budget
+_NOT_MONEY = re.compile(r"^(?:个?月|个?星期|周|天|日|年|个人|位|人|次)")
+_RANGE = ("到", "至", "~", "～", "-")
 
 
 def _zh_amount(text: str) -> float | None:
     """The amount of money a Chinese phrase names ("三千", "一个月三千" is 3000, "两千五"); None for a range or none."""
     for m in NUMERAL.finditer(text):
-        if text[m.start() - 1 : m.start()] == "第" or _NOT_MONEY.match(text[m.end() :]):
-            if _NOT_MONEY.match(text[m.end() :]) and text[m.end() : m.end() + 1] in "到至~～-":
-                return None
-            continue
-        return first_number(m.group(0))
+        after = text[m.end() :]
+        if after.startswith(_RANGE):
+            return None
+        if text[m.start() - 1 : m.start()] != "第" and not _NOT_MONEY.match(after):
+            return first_number(m.group(0))
     return None
 
 
