@@ -202,8 +202,8 @@ def caffeine_cutoff(text: str) -> str | None:
     if bare:  # "no coffee after 2": an afternoon, as a cut-off is
         hour = int(bare.group(1))
         return f"{hour + 12 if hour < 8 else hour:02d}:00"
-    if re.fullmatch(r"[零一二两三四五六七八九十\d]{1,3}[点:：][\d半]{0,2}分?", said) and not said.startswith(("上午",)):
-        said = "下午" + said if not re.match(r"(中午|下午|晚上)", said) else said  # 两点后不喝: 14:00
+    if hit.group("zh") and not re.match(r"上午|中午|下午|晚上", said):
+        said = "下午" + said  # 两点后不喝: 14:00, the afternoon a cut-off is
     return find_time(said)
 
 
